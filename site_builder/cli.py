@@ -1,0 +1,113 @@
+"""The `crossword` command. A thin layer: parse arguments, call the library,
+turn its errors into `file:line: message` lines and exit statuses.
+
+Exit status: 0 success, 1 a layout could not place every required answer,
+2 bad input (or bad usage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__
+from .errors import CrosswordError, PuzzleError, PuzzleErrors
+from .layout import STRATEGIES, layout_puzzle, params_for
+from .render import text as text_render
+from .source import read_puzzle
+
+
+def _print_error(exc: CrosswordError) -> None:
+    if isinstance(exc, PuzzleErrors):
+        for e in exc.errors:
+            print(f"error: {e}", file=sys.stderr)
+    else:
+        print(f"error: {exc}", file=sys.stderr)
+
+
+def _positive(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {value!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("must not be negative")
+    return n
+
+
+# ---------------------------------------------------------------- generate
+
+OUTPUT_FILES = {
+    "txt": lambda puzzle, layout: text_render.render_text(puzzle, layout)
+    + "\n\nSolution\n\n"
+    + text_render.render_grid_text(layout, solution=True),
+    "json": text_render.render_json,
+    "md": text_render.render_markdown,
+}
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    path = Path(args.words)
+    puzzle = read_puzzle(path, require_front_matter=False)
+    params = params_for(puzzle, seed=args.seed, seeds=args.seeds, size=args.size, strategy=args.strategy)
+    if args.size is not None:
+        too_long = [e for e in puzzle.entries if len(e.answer) > args.size]
+        if too_long:
+            e = too_long[0]
+            raise PuzzleErrors(
+                [PuzzleError(path, e.line, f"{e.display} has {len(e.answer)} letters, more than --size {args.size}")]
+            )
+    layout = layout_puzzle(puzzle, params)
+    print(layout.summary(), file=sys.stderr)
+    if args.out_dir:
+        from .writer import write_files
+
+        out = Path(args.out_dir)
+        files = {f"{puzzle.slug}.{ext}": render(puzzle, layout) for ext, render in OUTPUT_FILES.items()}
+        write_files(out, files)
+        for name in sorted(files):
+            print(f"wrote {out / name}", file=sys.stderr)
+    if args.json:
+        sys.stdout.write(text_render.render_json(puzzle, layout))
+    elif args.text or args.solution or not args.out_dir:
+        sys.stdout.write(text_render.render_text(puzzle, layout, solution=args.solution))
+    return 0
+
+
+# -------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="crossword", description="Turn themed word lists into freeform crosswords and an archive site."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    gen = sub.add_parser("generate", help="lay out one word list and print or write it")
+    gen.add_argument("--words", required=True, metavar="FILE", help="a puzzle file, or a plain list of 'ANSWER | clue' lines")
+    gen.add_argument("--text", action="store_true", help="print the puzzle as text (the default)")
+    gen.add_argument("--solution", action="store_true", help="print the text with the letters filled in")
+    gen.add_argument("--json", action="store_true", help="print the layout as JSON (the seeds/003 format)")
+    gen.add_argument("--out-dir", metavar="DIR", help="write the outputs into DIR")
+    gen.add_argument("--seed", type=_positive, help="use this one seed instead of searching")
+    gen.add_argument("--seeds", type=_positive, help="how many seeds to search (default: front matter, else 200)")
+    gen.add_argument("--size", type=_positive, help="grid cap, squares a side (default: front matter, else 23)")
+    gen.add_argument("--strategy", choices=sorted(STRATEGIES), help="layout strategy")
+    gen.set_defaults(func=cmd_generate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except CrosswordError as exc:
+        _print_error(exc)
+        return exc.exit_status
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

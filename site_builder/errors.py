@@ -1,0 +1,49 @@
+"""The errors the library raises. The CLI turns them into one-line messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class CrosswordError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+    exit_status = 2
+
+
+class PuzzleError(CrosswordError):
+    """A problem in a puzzle source file, located by line (and column where known)."""
+
+    def __init__(self, path: str | Path | None, line: int | None, message: str, col: int | None = None):
+        self.path = str(path) if path is not None else "<input>"
+        self.line = line
+        self.col = col
+        self.message = message
+        super().__init__(self.location() + message)
+
+    def location(self) -> str:
+        loc = self.path
+        if self.line is not None:
+            loc += f":{self.line}"
+            if self.col is not None:
+                loc += f":{self.col}"
+        return loc + ": "
+
+
+class PuzzleErrors(CrosswordError):
+    """Several problems found in one pass over a file; each is a PuzzleError."""
+
+    def __init__(self, errors: list[PuzzleError]):
+        self.errors = list(errors)
+        super().__init__("\n".join(str(e) for e in self.errors))
+
+
+class LayoutError(CrosswordError):
+    """The layout search could not satisfy the puzzle (a required answer never placed)."""
+
+    exit_status = 1
+
+    def __init__(self, path: str | Path | None, message: str, missing: tuple[str, ...] = ()):
+        self.path = str(path) if path is not None else "<input>"
+        self.missing = missing
+        super().__init__(f"{self.path}: {message}")

@@ -1,0 +1,53 @@
+"""The layout engine: pure functions from entries and parameters to a Layout.
+
+Strategies are plain functions `search(entries, params) -> Layout`,
+registered by name in STRATEGIES. `layout_puzzle` picks the puzzle's
+strategy, runs it and enforces the required answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Sequence
+
+from ..errors import LayoutError
+from ..model import Entry, Layout, LayoutParams, Puzzle
+from . import freeform
+
+Strategy = Callable[[Sequence[Entry], LayoutParams], Layout]
+
+STRATEGIES: dict[str, Strategy] = {
+    freeform.NAME: freeform.search,
+}
+DEFAULT_STRATEGY = freeform.NAME
+
+
+def params_for(puzzle: Puzzle, **overrides) -> LayoutParams:
+    m = puzzle.meta
+    params = LayoutParams(size=m.size, seeds=m.seeds, seed=m.seed, strategy=m.strategy, effort=m.effort)
+    clean = {k: v for k, v in overrides.items() if v is not None}
+    return replace(params, **clean)
+
+
+def layout_entries(entries: Sequence[Entry], params: LayoutParams) -> Layout:
+    """Run the named strategy. Does not check required answers."""
+    try:
+        strategy = STRATEGIES[params.strategy]
+    except KeyError:
+        raise ValueError(f"unknown strategy {params.strategy!r}; choose one of {', '.join(sorted(STRATEGIES))}") from None
+    return strategy(tuple(entries), params)
+
+
+def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
+    """Lay the puzzle out; LayoutError (exit status 1) if a required answer is missing."""
+    params = params or params_for(puzzle)
+    layout = layout_entries(puzzle.entries, params)
+    missing = tuple(e.display for e in layout.unplaced if e.required)
+    if missing:
+        raise LayoutError(
+            puzzle.path,
+            f"no layout places every required answer; missing: {', '.join(missing)} "
+            f"(try a larger 'size', more 'seeds', or unstar one)",
+            missing,
+        )
+    return layout

@@ -1,0 +1,187 @@
+"""The working grid every strategy shares, and the strict placement rules.
+
+Cells are single integers, `row * STRIDE + col` around an origin in the
+middle, so a step across is +1 and a step down is +STRIDE and a neighbour
+look-up is one dict probe. The grid keeps, per cell, its letter and which
+word occupies it in each direction, plus an index of cells by letter, so a
+candidate placement is checked in O(word length) without copying anything.
+
+The rules (seeds/000): letters agree; the cells before the first and after
+the last letter are free; every newly written letter has no neighbour across
+the word's direction; a word never lies along another word in the same
+direction; and it crosses at least one placed word (the first word is
+exempt). Under these rules every maximal run of two or more letters in the
+grid is exactly one placed word.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+STRIDE = 4096
+ORIGIN = (STRIDE // 2) * STRIDE + STRIDE // 2
+ACROSS, DOWN = 0, 1
+STEP = (1, STRIDE)  # indexed by direction
+SIDE = (STRIDE, 1)  # the perpendicular step
+
+
+def to_rc(cell: int) -> tuple[int, int]:
+    r, c = divmod(cell, STRIDE)
+    return r, c
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """A candidate or actual position: start cell and direction (0 across, 1 down)."""
+
+    start: int
+    direction: int
+
+
+class Grid:
+    """Mutable working grid: place and remove words, check candidate spots."""
+
+    __slots__ = ("letters", "owner", "by_letter", "words", "size", "_rows", "_cols")
+
+    def __init__(self, size: int):
+        self.size = size
+        self.letters: dict[int, str] = {}
+        # owner[cell] = [across word id or -1, down word id or -1]
+        self.owner: dict[int, list[int]] = {}
+        self.by_letter: dict[str, set[int]] = defaultdict(set)
+        self.words: dict[int, tuple[str, Spot]] = {}
+        # occupancy counts per row and column, for the bounding box
+        self._rows: dict[int, int] = defaultdict(int)
+        self._cols: dict[int, int] = defaultdict(int)
+
+    # ---------------------------------------------------------------- box
+    def bounds(self) -> tuple[int, int, int, int]:
+        """(min_row, min_col, max_row, max_col) of the letters; grid must not be empty."""
+        rows = [r for r, n in self._rows.items() if n]
+        cols = [c for c, n in self._cols.items() if n]
+        return min(rows), min(cols), max(rows), max(cols)
+
+    def box(self) -> tuple[int, int]:
+        """(height, width) of the letters' bounding box, (0, 0) when empty."""
+        if not self.letters:
+            return 0, 0
+        r0, c0, r1, c1 = self.bounds()
+        return r1 - r0 + 1, c1 - c0 + 1
+
+    # -------------------------------------------------------------- rules
+    def check(self, word: str, spot: Spot, bounds: tuple[int, int, int, int] | None = None) -> int:
+        """Crossings the word would make at `spot`, or -1 if a rule forbids it.
+
+        `bounds` (the current letter box) enables the size-cap check; pass the
+        value of `self.bounds()` when checking many candidates in a row.
+        """
+        d = spot.direction
+        step = STEP[d]
+        side = SIDE[d]
+        start = spot.start
+        letters = self.letters
+        end = start + step * (len(word) - 1)
+        if start - step in letters or end + step in letters:
+            return -1
+        if bounds is not None:
+            r0, c0, r1, c1 = bounds
+            sr, sc = divmod(start, STRIDE)
+            er, ec = divmod(end, STRIDE)
+            if max(r1, er) - min(r0, sr) >= self.size or max(c1, ec) - min(c0, sc) >= self.size:
+                return -1
+        owner = self.owner
+        crossings = 0
+        cell = start
+        for ch in word:
+            have = letters.get(cell)
+            if have is None:
+                if cell - side in letters or cell + side in letters:
+                    return -1
+            else:
+                if have != ch or owner[cell][d] != -1:
+                    return -1
+                crossings += 1
+            cell += step
+        if crossings == len(word):
+            return -1
+        return crossings
+
+    def candidates(self, word: str) -> set[Spot]:
+        """Every spot where `word` would cross a placed letter (unchecked)."""
+        out: set[Spot] = set()
+        by_letter = self.by_letter
+        owner = self.owner
+        for i, ch in enumerate(word):
+            for cell in by_letter.get(ch, ()):
+                own = owner[cell]
+                if own[ACROSS] == -1:
+                    out.add(Spot(cell - i * STEP[ACROSS], ACROSS))
+                elif own[DOWN] == -1:
+                    out.add(Spot(cell - i * STEP[DOWN], DOWN))
+        return out
+
+    def growth(self, word: str, spot: Spot, bounds: tuple[int, int, int, int]) -> tuple[int, int]:
+        """(height, width) of the box after placing word at spot."""
+        r0, c0, r1, c1 = bounds
+        sr, sc = divmod(spot.start, STRIDE)
+        n = len(word) - 1
+        er, ec = (sr, sc + n) if spot.direction == ACROSS else (sr + n, sc)
+        return max(r1, er) - min(r0, sr) + 1, max(c1, ec) - min(c0, sc) + 1
+
+    # ------------------------------------------------------------- change
+    def place(self, wid: int, word: str, spot: Spot) -> None:
+        d = spot.direction
+        step = STEP[d]
+        cell = spot.start
+        for ch in word:
+            own = self.owner.get(cell)
+            if own is None:
+                self.owner[cell] = own = [-1, -1]
+                self.letters[cell] = ch
+                self.by_letter[ch].add(cell)
+                r, c = divmod(cell, STRIDE)
+                self._rows[r] += 1
+                self._cols[c] += 1
+            own[d] = wid
+            cell += step
+        self.words[wid] = (word, spot)
+
+    def remove(self, wid: int) -> None:
+        word, spot = self.words.pop(wid)
+        d = spot.direction
+        step = STEP[d]
+        cell = spot.start
+        for ch in word:
+            own = self.owner[cell]
+            own[d] = -1
+            if own[1 - d] == -1:
+                del self.owner[cell]
+                del self.letters[cell]
+                self.by_letter[ch].discard(cell)
+                r, c = divmod(cell, STRIDE)
+                self._rows[r] -= 1
+                self._cols[c] -= 1
+            cell += step
+
+    def crossings_of(self, wid: int) -> int:
+        word, spot = self.words[wid]
+        d = spot.direction
+        step = STEP[d]
+        return sum(1 for i in range(len(word)) if self.owner[spot.start + i * step][1 - d] != -1)
+
+    def runs(self) -> list[tuple[int, int, str]]:
+        """Every maximal run of 2+ letters as (start cell, direction, letters)."""
+        out = []
+        for cell in sorted(self.letters):
+            for d in (ACROSS, DOWN):
+                step = STEP[d]
+                if cell - step in self.letters or cell + step not in self.letters:
+                    continue
+                chars = []
+                c = cell
+                while c in self.letters:
+                    chars.append(self.letters[c])
+                    c += step
+                out.append((cell, d, "".join(chars)))
+        return out

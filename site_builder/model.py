@@ -1,0 +1,201 @@
+"""The typed values passed between stages: source -> Puzzle -> Layout -> renders.
+
+Every dataclass here is frozen. A stage takes one of these and returns a new
+value; nothing downstream edits what an earlier stage produced. Grid
+coordinates are 0-based (row, col) with row 0 at the top; exports that need
+1-based coordinates convert at the edge.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+from pathlib import Path
+
+
+class Direction(str, Enum):
+    ACROSS = "across"
+    DOWN = "down"
+
+    @property
+    def step(self) -> tuple[int, int]:
+        """(drow, dcol) of one step along a word in this direction."""
+        return (0, 1) if self is Direction.ACROSS else (1, 0)
+
+    @property
+    def other(self) -> "Direction":
+        return Direction.DOWN if self is Direction.ACROSS else Direction.ACROSS
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One `ANSWER | clue` line of a puzzle file.
+
+    `answer` holds the grid letters only (A-Z); `display` is the answer as the
+    author wrote it (after case and accent folding), with its spaces and
+    hyphens; `enumeration` is derived from `display`, e.g. "3,4" or "3-4".
+    Fill words added by a strategy carry `fill=True` and may have no clue.
+    """
+
+    answer: str
+    clue: str
+    display: str = ""
+    enumeration: str = ""
+    required: bool = False
+    line: int = 0
+    fill: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.display:
+            object.__setattr__(self, "display", self.answer)
+        if not self.enumeration:
+            object.__setattr__(self, "enumeration", str(len(self.answer)))
+
+
+@dataclass(frozen=True)
+class PuzzleMeta:
+    """The validated front matter of a puzzle file."""
+
+    title: str
+    date: _dt.date
+    author: str = ""
+    description: str = ""
+    difficulty: str = ""
+    tags: tuple[str, ...] = ()
+    draft: bool = False
+    paper: str = "letter"
+    size: int = 23
+    seeds: int = 200
+    seed: int | None = None
+    strategy: str = "freeform"
+    effort: int = 1
+    copyright: str = ""
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A parsed puzzle file: its slug, metadata and entries in file order."""
+
+    slug: str
+    meta: PuzzleMeta
+    entries: tuple[Entry, ...]
+    path: Path | None = None
+
+    @property
+    def required(self) -> tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.required)
+
+
+@dataclass(frozen=True)
+class LayoutParams:
+    """What a layout depends on besides the answers themselves."""
+
+    size: int = 23
+    seeds: int = 200
+    seed: int | None = None
+    strategy: str = "freeform"
+    effort: int = 1
+
+
+@dataclass(frozen=True)
+class Placement:
+    """An entry placed in the grid: start cell, direction and clue number."""
+
+    entry: Entry
+    row: int
+    col: int
+    direction: Direction
+    number: int = 0
+
+    @property
+    def answer(self) -> str:
+        return self.entry.answer
+
+    def cells(self) -> list[tuple[int, int]]:
+        dr, dc = self.direction.step
+        return [(self.row + dr * i, self.col + dc * i) for i in range(len(self.entry.answer))]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A finished grid. Placements are numbered and sorted Across then Down by number.
+
+    The grid's top-left letter cell bounding box starts at (0, 0); `rows` and
+    `cols` are the bounding box of the letters.
+    """
+
+    placements: tuple[Placement, ...]
+    unplaced: tuple[Entry, ...]
+    rows: int
+    cols: int
+    seed: int = 0
+    strategy: str = "freeform"
+    params: LayoutParams = field(default_factory=LayoutParams)
+
+    @cached_property
+    def cells(self) -> dict[tuple[int, int], str]:
+        """Letter of every used cell, keyed by (row, col)."""
+        out: dict[tuple[int, int], str] = {}
+        for p in self.placements:
+            for (r, c), ch in zip(p.cells(), p.entry.answer):
+                out[(r, c)] = ch
+        return out
+
+    @cached_property
+    def numbers(self) -> dict[tuple[int, int], int]:
+        """Clue number of every starting cell."""
+        return {(p.row, p.col): p.number for p in self.placements}
+
+    @property
+    def across(self) -> tuple[Placement, ...]:
+        return tuple(p for p in self.placements if p.direction is Direction.ACROSS)
+
+    @property
+    def down(self) -> tuple[Placement, ...]:
+        return tuple(p for p in self.placements if p.direction is Direction.DOWN)
+
+    def grid(self, empty: str | None = None) -> list[list[str | None]]:
+        """Rows of letters, `empty` (default None) where no letter is."""
+        g: list[list[str | None]] = [[empty] * self.cols for _ in range(self.rows)]
+        for (r, c), ch in self.cells.items():
+            g[r][c] = ch
+        return g
+
+    @property
+    def letters(self) -> int:
+        """Letters of the placed answers, counting a crossing twice (the search's measure)."""
+        return sum(len(p.entry.answer) for p in self.placements)
+
+    @property
+    def letter_cells(self) -> int:
+        return len(self.cells)
+
+    @property
+    def crossings(self) -> int:
+        return self.letters - self.letter_cells
+
+    @property
+    def checked_percent(self) -> float:
+        """Share of letter cells that belong to two answers, in percent."""
+        return 100.0 * self.crossings / self.letter_cells if self.cells else 0.0
+
+    @property
+    def required_placed(self) -> int:
+        return sum(1 for p in self.placements if p.entry.required)
+
+    @property
+    def fill_words(self) -> tuple[Placement, ...]:
+        return tuple(p for p in self.placements if p.entry.fill)
+
+    def summary(self) -> str:
+        total = len(self.placements) + len(self.unplaced)
+        req_total = self.required_placed + sum(1 for e in self.unplaced if e.required)
+        return (
+            f"seed {self.seed}, {self.cols}x{self.rows}: {len(self.placements)} of {total} answers placed "
+            f"({self.required_placed} of {req_total} required), {self.letters} answer letters in "
+            f"{self.letter_cells} cells, {self.crossings} crossings "
+            f"({self.checked_percent:.0f}% of cells checked)"
+        )

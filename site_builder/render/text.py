@@ -1,0 +1,129 @@
+"""Plain-text renders: the grid and clue list for a terminal, and a layout as JSON."""
+
+from __future__ import annotations
+
+import json
+
+from ..model import Layout, Placement, Puzzle
+
+
+def clue_text(p: Placement) -> str:
+    """The clue as printed, with its enumeration: 'Deputy Brennan (4)'."""
+    clue = p.entry.clue or "(no clue yet)"
+    return f"{clue} ({p.entry.enumeration})"
+
+
+def render_grid_text(layout: Layout, *, solution: bool = False) -> str:
+    """The grid, one row a line, two columns a cell.
+
+    Puzzle: a numbered cell shows its number, another letter cell '__', an
+    unused cell blanks. Solution: letters, '.' for unused cells.
+    """
+    numbers = layout.numbers
+    cells = layout.cells
+    lines = []
+    for r in range(layout.rows):
+        row = []
+        for c in range(layout.cols):
+            ch = cells.get((r, c))
+            if solution:
+                row.append(f" {ch}" if ch else " .")
+            elif ch is None:
+                row.append("  ")
+            elif (r, c) in numbers:
+                row.append(f"{numbers[(r, c)]:>2}")
+            else:
+                row.append("__")
+        lines.append(" ".join(row).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def render_text(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str:
+    """Title, grid and the clues Across then Down, for a terminal or a .txt file."""
+    out = [puzzle.meta.title]
+    byline = " · ".join(x for x in (puzzle.meta.author, puzzle.meta.date.isoformat()) if x)
+    if byline:
+        out.append(byline)
+    out.append("")
+    out.append(render_grid_text(layout, solution=solution))
+    for heading, group in (("Across", layout.across), ("Down", layout.down)):
+        if not group:
+            continue
+        out.append(heading)
+        for p in group:
+            line = f"{p.number:>3}. {clue_text(p)}"
+            if solution:
+                line += f"  {p.entry.display}"
+            out.append(line)
+        out.append("")
+    return "\n".join(out)
+
+
+def layout_json(puzzle: Puzzle, layout: Layout) -> dict:
+    """The layout in the output format of seeds/003 (crossword-layout-generator).
+
+    `table` is rows of one-character strings, '-' for an unused cell;
+    `result` lists every entry in file order with 1-based `startx` (column)
+    and `starty` (row), `orientation` ('across', 'down', or 'none' when
+    unplaced, with null coordinates) and `position` (clue number, 0 when
+    unplaced). Extra keys (`enumeration`, `required`, `fill`) are ours;
+    readers of the original format ignore them.
+    """
+    grid = layout.grid(empty="-")
+    table = [[ch for ch in row] for row in grid]
+    where = {p.entry.answer: p for p in layout.placements}
+    result = []
+    entries = list(puzzle.entries) + [p.entry for p in layout.placements if p.entry.fill]
+    for e in entries:
+        p = where.get(e.answer)
+        item = {
+            "answer": e.answer,
+            "clue": e.clue,
+            "display": e.display,
+            "enumeration": e.enumeration,
+            "required": e.required,
+            "fill": e.fill,
+            "startx": p.col + 1 if p else None,
+            "starty": p.row + 1 if p else None,
+            "orientation": p.direction.value if p else "none",
+            "position": p.number if p else 0,
+        }
+        result.append(item)
+    return {
+        "title": puzzle.meta.title,
+        "table": table,
+        "result": result,
+        "rows": layout.rows,
+        "cols": layout.cols,
+        "table_string": "\n".join("".join(row) for row in table),
+        "unplaced": len(layout.unplaced),
+        "seed": layout.seed,
+        "strategy": layout.strategy,
+        "crossings": layout.crossings,
+    }
+
+
+def render_json(puzzle: Puzzle, layout: Layout) -> str:
+    return json.dumps(layout_json(puzzle, layout), ensure_ascii=False, indent=2) + "\n"
+
+
+def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
+    """The clue list in Markdown, ready to paste into a README."""
+    out = [f"# {puzzle.meta.title}", ""]
+    for heading, group in (("Across", layout.across), ("Down", layout.down)):
+        if not group:
+            continue
+        out.append(f"## {heading}")
+        out.append("")
+        for p in group:
+            out.append(f"- **{p.number}.** {_md_escape(clue_text(p))}")
+        out.append("")
+    return "\n".join(out)
+
+
+def _md_escape(text: str) -> str:
+    for ch in "\\`*_[]<>#|":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+

@@ -1,0 +1,350 @@
+"""Reading puzzle source files: YAML front matter, then `ANSWER | clue` lines.
+
+`read_puzzle(path)` takes a path; `load_puzzle(text, ...)` takes the text.
+Every problem in a file is collected and raised together as `PuzzleErrors`,
+each one located by line (and column where it helps).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import PuzzleError, PuzzleErrors
+from .model import Entry, Puzzle, PuzzleMeta
+
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_SIZE = 60
+PAPERS = ("letter", "a4")
+
+
+def _strategies() -> tuple[str, ...]:
+    from .layout import STRATEGIES
+
+    return tuple(sorted(STRATEGIES))
+
+
+# ---------------------------------------------------------------- answers
+
+# Letters that do not decompose under NFKD but have a usual ASCII spelling.
+_SPECIAL_FOLDS = {"ß": "SS", "Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "Đ": "D", "ı": "I"}
+_DROPPED = {"'", "’", "‘", "."}
+_BREAKS = {" ": ",", "-": "-", "–": "-", "‐": "-"}
+
+
+@dataclass(frozen=True)
+class NormalisedAnswer:
+    letters: str
+    display: str
+    enumeration: str
+
+
+def normalise_answer(raw: str) -> NormalisedAnswer:
+    """Fold case and accents; return grid letters, display form and enumeration.
+
+    Raises ValueError naming the first character that cannot be in an answer.
+    """
+    text = raw.strip()
+    text = re.sub(r"\s+", " ", text)
+    folded = []
+    for ch in text:
+        up = ch.upper()
+        if up in _SPECIAL_FOLDS:
+            folded.append(_SPECIAL_FOLDS[up])
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", up) if not unicodedata.combining(c))
+        folded.append(base if base else ch)
+    display = "".join(folded)
+    letters: list[str] = []
+    parts: list[int] = []
+    seps: list[str] = []
+    current = 0
+    for ch in display:
+        if "A" <= ch <= "Z":
+            letters.append(ch)
+            current += 1
+        elif ch in _DROPPED:
+            continue
+        elif ch in _BREAKS:
+            if current == 0:
+                raise ValueError(f"'{ch}' must sit between letters")
+            parts.append(current)
+            seps.append(_BREAKS[ch])
+            current = 0
+        else:
+            raise ValueError(
+                f"character {ch!r} cannot be in an answer (use letters; spaces, hyphens, apostrophes and full stops are allowed)"
+            )
+    if current == 0 and parts:
+        raise ValueError("an answer cannot end with a space or hyphen")
+    parts.append(current)
+    enumeration = str(parts[0]) + "".join(s + str(n) for s, n in zip(seps, parts[1:]))
+    return NormalisedAnswer("".join(letters), display.replace("–", "-").replace("‐", "-"), enumeration)
+
+
+# ------------------------------------------------------------ front matter
+
+
+@dataclass(frozen=True)
+class _Key:
+    kind: str
+    required: bool = False
+
+
+KEYS: dict[str, _Key] = {
+    "title": _Key("text", required=True),
+    "date": _Key("date", required=True),
+    "author": _Key("text"),
+    "description": _Key("text"),
+    "difficulty": _Key("text"),
+    "tags": _Key("tags"),
+    "draft": _Key("bool"),
+    "paper": _Key("paper"),
+    "size": _Key("size"),
+    "seeds": _Key("seeds"),
+    "seed": _Key("seed"),
+    "strategy": _Key("strategy"),
+    "effort": _Key("effort"),
+    "copyright": _Key("text"),
+    "notes": _Key("text"),
+}
+
+
+def _check_value(key: str, value: Any) -> Any:
+    """Return the validated value or raise ValueError saying what is allowed."""
+    kind = KEYS[key].kind
+    if kind == "text":
+        if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
+            raise ValueError(f"'{key}' must be text")
+        text = str(value).strip()
+        if KEYS[key].required and not text:
+            raise ValueError(f"'{key}' must not be empty")
+        return text
+    if kind == "date":
+        if isinstance(value, _dt.datetime):
+            return value.date()
+        if isinstance(value, _dt.date):
+            return value
+        try:
+            return _dt.date.fromisoformat(str(value).strip())
+        except ValueError:
+            raise ValueError(f"'date' must be an ISO date like 2026-11-30, not {value!r}") from None
+    if kind == "tags":
+        if isinstance(value, str):
+            value = [t.strip() for t in value.split(",") if t.strip()]
+        if not isinstance(value, list) or not all(isinstance(t, (str, int)) and not isinstance(t, bool) for t in value):
+            raise ValueError("'tags' must be a list of words, like [tv, mystery]")
+        tags = []
+        for t in value:
+            t = str(t).strip().lower()
+            if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", t):
+                raise ValueError(f"tag {t!r} must be lowercase letters, digits and hyphens")
+            if t not in tags:
+                tags.append(t)
+        return tuple(tags)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"'{key}' must be true or false, not {value!r}")
+        return value
+    if kind == "paper":
+        v = str(value).strip().lower()
+        if v not in PAPERS:
+            raise ValueError(f"'paper' must be one of {', '.join(PAPERS)}, not {value!r}")
+        return v
+    if kind == "strategy":
+        names = _strategies()
+        v = str(value).strip()
+        if v not in names:
+            hint = difflib.get_close_matches(v, names, n=1)
+            extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+            raise ValueError(f"unknown strategy {value!r}{extra}; choose one of {', '.join(names)}")
+        return v
+    # integers
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"'{key}' must be a whole number, not {value!r}")
+    low, high = {"size": (3, MAX_SIZE), "seeds": (1, 100_000), "seed": (0, 2**32 - 1), "effort": (1, 10)}[kind]
+    if not low <= value <= high:
+        raise ValueError(f"'{key}' must be between {low} and {high}, not {value}")
+    return value
+
+
+def _parse_front_matter(path: str, lines: list[str], start: int, end: int, errors: list[PuzzleError]) -> dict[str, Any]:
+    """Parse lines[start:end] (0-based) as a YAML mapping; line numbers in errors are the file's."""
+    text = "\n".join(lines[start:end])
+    offset = start + 1  # file line of the block's first line
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = offset + mark.line if mark is not None else offset
+        problem = getattr(exc, "problem", None) or str(exc)
+        errors.append(PuzzleError(path, line, f"front matter is not valid YAML: {problem}"))
+        return {}
+    if node is None:
+        return {}
+    if not isinstance(node, yaml.MappingNode):
+        errors.append(PuzzleError(path, offset, "front matter must be 'key: value' lines"))
+        return {}
+    constructor = yaml.SafeLoader(text)
+    values: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        line = offset + key_node.start_mark.line
+        key = str(key_node.value)
+        if key not in KEYS:
+            hint = difflib.get_close_matches(key, list(KEYS), n=1)
+            extra = f" (did you mean '{hint[0]}'?)" if hint else f" (known keys: {', '.join(KEYS)})"
+            errors.append(PuzzleError(path, line, f"unknown front-matter key '{key}'{extra}"))
+            continue
+        if key in values:
+            errors.append(PuzzleError(path, line, f"front-matter key '{key}' is given twice; keep one"))
+            continue
+        try:
+            raw = constructor.construct_object(value_node, deep=True)
+        except (yaml.YAMLError, ValueError) as exc:
+            allowed = " (an ISO date like 2026-11-30)" if key == "date" else ""
+            errors.append(PuzzleError(path, line, f"bad value for '{key}': {exc}{allowed}"))
+            continue
+        try:
+            values[key] = _check_value(key, raw)
+        except ValueError as exc:
+            errors.append(PuzzleError(path, line, str(exc)))
+    return values
+
+
+# ------------------------------------------------------------------ files
+
+
+def slug_for(path: str | Path) -> str:
+    p = Path(path)
+    slug = p.stem if p.suffix == ".txt" else p.name
+    if not SLUG_RE.match(slug):
+        raise PuzzleError(
+            path, None, f"file name '{p.name}' must be lowercase letters, digits and hyphens, ending in .txt (e.g. twin-peaks.txt)"
+        )
+    return slug
+
+
+def decode_source(data: bytes, path: str | Path) -> str:
+    """Bytes -> text: UTF-8 (a BOM is accepted), Windows line ends folded."""
+    if b"\x00" in data[:8192]:
+        raise PuzzleError(path, None, "this is not a text file (it holds NUL bytes); save the puzzle as UTF-8 text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise PuzzleError(path, line, "this file is not UTF-8 text; save it as UTF-8") from exc
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_puzzle(path: str | Path, *, require_front_matter: bool = True) -> Puzzle:
+    """Read and validate a puzzle file. Raises PuzzleError / PuzzleErrors."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PuzzleError(path, None, f"cannot read the file: {exc.strerror or exc}") from exc
+    text = decode_source(data, path)
+    slug = slug_for(path) if require_front_matter else _loose_slug(path)
+    return load_puzzle(text, path=path, slug=slug, require_front_matter=require_front_matter)
+
+
+def _loose_slug(path: Path) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-")
+    return slug or "puzzle"
+
+
+def load_puzzle(
+    text: str,
+    *,
+    path: str | Path | None = None,
+    slug: str = "puzzle",
+    require_front_matter: bool = True,
+    max_size: int | None = None,
+) -> Puzzle:
+    """Parse puzzle text. With require_front_matter=False a plain list is accepted."""
+    shown = str(path) if path is not None else "<input>"
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    errors: list[PuzzleError] = []
+    meta_values: dict[str, Any] = {}
+    body_start = 0
+    first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
+    if first is not None and lines[first].strip() == "---":
+        close = next((i for i in range(first + 1, len(lines)) if lines[i].strip() == "---"), None)
+        if close is None:
+            raise PuzzleErrors([PuzzleError(shown, first + 1, "front matter opened with '---' is never closed; add a '---' line after it")])
+        meta_values = _parse_front_matter(shown, lines, first + 1, close, errors)
+        body_start = close + 1
+        for key, spec in KEYS.items():
+            if spec.required and key not in meta_values and not any(e.message.find(f"'{key}'") >= 0 for e in errors):
+                errors.append(PuzzleError(shown, first + 1, f"front matter lacks '{key}'; add a line like " + (
+                    "'title: My puzzle'" if key == "title" else "'date: 2026-11-30'")))
+    elif require_front_matter:
+        raise PuzzleErrors([PuzzleError(shown, 1, "a puzzle file starts with a front-matter block: '---', 'title: ...', 'date: YYYY-MM-DD', '---'")])
+
+    size = meta_values.get("size", max_size or 23)
+    entries: list[Entry] = []
+    seen: dict[str, int] = {}
+    for index in range(body_start, len(lines)):
+        lineno = index + 1
+        raw = lines[index]
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if "|" not in raw:
+            errors.append(PuzzleError(shown, lineno, "expected 'ANSWER | clue'; this line has no '|'"))
+            continue
+        answer_part, clue = raw.split("|", 1)
+        clue = clue.strip()
+        answer_raw = answer_part.strip()
+        required = answer_raw.startswith("*")
+        if required:
+            answer_raw = answer_raw[1:].strip()
+        col = raw.find(answer_raw) + 1 if answer_raw else 1
+        if not answer_raw:
+            errors.append(PuzzleError(shown, lineno, "the answer is empty; write it before the '|'", col=1))
+            continue
+        try:
+            norm = normalise_answer(answer_raw)
+        except ValueError as exc:
+            errors.append(PuzzleError(shown, lineno, f"bad answer {answer_raw!r}: {exc}", col=col))
+            continue
+        if not norm.letters:
+            errors.append(PuzzleError(shown, lineno, f"the answer {answer_raw!r} has no letters", col=col))
+            continue
+        if len(norm.letters) < 2:
+            errors.append(PuzzleError(shown, lineno, f"the answer {answer_raw!r} is one letter; answers need at least two", col=col))
+            continue
+        if not clue:
+            errors.append(PuzzleError(shown, lineno, f"the clue for {norm.display} is empty; write it after the '|'", col=len(raw.rstrip()) + 1))
+            continue
+        if len(norm.letters) > size:
+            errors.append(PuzzleError(
+                shown, lineno,
+                f"{norm.display} has {len(norm.letters)} letters, more than the grid cap of {size}; shorten it or raise 'size'",
+                col=col,
+            ))
+            continue
+        if norm.letters in seen:
+            errors.append(PuzzleError(shown, lineno, f"duplicate answer {norm.display} (first on line {seen[norm.letters]}); remove one", col=col))
+            continue
+        seen[norm.letters] = lineno
+        entries.append(Entry(norm.letters, clue, norm.display, norm.enumeration, required, lineno))
+
+    if errors:
+        raise PuzzleErrors(errors)
+    if not entries:
+        raise PuzzleErrors([PuzzleError(shown, None, "no entries; add lines like 'ANSWER | clue' after the front matter")])
+    if not meta_values:
+        meta_values = {"title": slug.replace("-", " ").title(), "date": _dt.date(1970, 1, 1)}
+    meta = PuzzleMeta(**meta_values)
+    return Puzzle(slug=slug, meta=meta, entries=tuple(entries), path=Path(path) if path is not None else None)

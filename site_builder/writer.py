@@ -1,0 +1,52 @@
+"""The only code that writes output files: atomically, temp file then rename."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_atomic(path: Path, data: str | bytes) -> bool:
+    """Write `data` to `path` via a temporary file in the same folder and a rename.
+
+    Returns False (and writes nothing) when the file already holds exactly
+    these bytes, so unchanged outputs keep their modification times.
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    path = Path(path)
+    try:
+        if path.read_bytes() == raw:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return True
+
+
+def write_files(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
+    """Write every file (names relative to folder, no '..'); return those that changed."""
+    folder = Path(folder)
+    changed = []
+    for name in sorted(files):
+        rel = Path(name)
+        if rel.is_absolute() or ".." in rel.parts:
+            raise ValueError(f"refusing to write outside {folder}: {name}")
+        target = folder / rel
+        if write_atomic(target, files[name]):
+            changed.append(target)
+    return changed

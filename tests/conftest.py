@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+
+
+def make_entries(*answers: str, required: tuple[str, ...] = ()):
+    from site_builder.model import Entry
+
+    return tuple(Entry(a, f"clue for {a}", required=a in required, line=i + 1) for i, a in enumerate(answers))
+
+
+@pytest.fixture
+def twin_peaks():
+    from site_builder.source import read_puzzle
+
+    return read_puzzle(PUZZLES / "twin-peaks.txt")
+
+
+@pytest.fixture
+def python_exe() -> str:
+    return sys.executable

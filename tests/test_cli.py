@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from .conftest import ROOT
+
+TP = str(ROOT / "puzzles" / "twin-peaks.txt")
+
+
+def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "site_builder", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_generate_text_and_summary():
+    r = run("generate", "--words", TP, "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("Twin Peaks\n")
+    assert "Across" in r.stdout and "Down" in r.stdout
+    assert "seed 3," in r.stderr and "of 39 answers placed" in r.stderr and "% of cells checked" in r.stderr
+
+
+def test_generate_solution_has_letters():
+    r = run("generate", "--words", TP, "--seed", "3", "--solution")
+    assert "C O O P E R" in r.stdout.replace("  ", " ") or "COOPER" in r.stdout
+
+
+def test_generate_json_format():
+    r = run("generate", "--words", TP, "--seed", "3", "--json")
+    data = json.loads(r.stdout)
+    assert set(data) >= {"table", "result", "rows", "cols", "table_string", "unplaced"}
+    assert len(data["table"]) == data["rows"] and all(len(row) == data["cols"] for row in data["table"])
+    for item in data["result"]:
+        if item["orientation"] == "none":
+            continue
+        x, y = item["startx"] - 1, item["starty"] - 1
+        dx, dy = (1, 0) if item["orientation"] == "across" else (0, 1)
+        word = "".join(data["table"][y + dy * i][x + dx * i] for i in range(len(item["answer"])))
+        assert word == item["answer"]
+        assert item["position"] >= 1
+    assert data["table_string"].split("\n")[0] == "".join(data["table"][0])
+
+
+def test_plain_list_and_out_dir(tmp_path):
+    f = tmp_path / "my-list.txt"
+    f.write_text("CAT | Pet\nACE | Top card\nTEA | Drink\n")
+    r = run("generate", "--words", str(f), "--out-dir", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "out" / "my-list.json").exists()
+    assert not list((tmp_path / "out").glob(".*.tmp"))
+
+
+def test_bad_file_exit_2_with_location(tmp_path):
+    f = tmp_path / "bad.txt"
+    f.write_text("---\ntitle: T\ndate: 2026-01-01\n---\nR2D2 | droid\n")
+    r = run("generate", "--words", str(f))
+    assert r.returncode == 2
+    assert f"{f}:5:" in r.stderr and "'2' cannot be in an answer" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_missing_required_exit_1(tmp_path):
+    f = tmp_path / "req.txt"
+    f.write_text("ABCDE | x\nAEIOU | z\n*VWXYZ | y\n")
+    r = run("generate", "--words", str(f), "--seeds", "3")
+    assert r.returncode == 1
+    assert "missing: VWXYZ" in r.stderr
+
+
+def test_size_option_rejects_long_answer(tmp_path):
+    r = run("generate", "--words", TP, "--size", "10")
+    assert r.returncode == 2 and "more than --size 10" in r.stderr
+
+
+def test_missing_file():
+    r = run("generate", "--words", "/nonexistent/x.txt")
+    assert r.returncode == 2 and "/nonexistent/x.txt: cannot read the file" in r.stderr

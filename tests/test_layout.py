@@ -1,0 +1,252 @@
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from site_builder.errors import LayoutError
+from site_builder.layout import freeform, layout_entries, layout_puzzle, params_for
+from site_builder.layout.grid import ACROSS, DOWN, ORIGIN, STRIDE, Grid, Spot
+from site_builder.layout.result import number_placements, search_key
+from site_builder.layout.rng import Rng
+from site_builder.model import Direction, LayoutParams, Placement
+from site_builder.source import load_puzzle
+
+from .conftest import ROOT, make_entries
+from .helpers import assert_valid
+
+# ------------------------------------------------------------ placement rules
+
+
+def grid_with(*words: tuple[str, int, int, int]) -> Grid:
+    g = Grid(23)
+    for wid, (w, r, c, d) in enumerate(words):
+        g.place(wid, w, Spot(ORIGIN + r * STRIDE + c, d))
+    return g
+
+
+def at(r: int, c: int, d: int) -> Spot:
+    return Spot(ORIGIN + r * STRIDE + c, d)
+
+
+def test_crossing_letters_must_agree():
+    g = grid_with(("CAT", 0, 0, ACROSS))
+    assert g.check("ARE", at(0, 1, DOWN)) == 1  # A over A
+    assert g.check("ORE", at(0, 1, DOWN)) == -1  # O over A
+
+
+def test_cells_before_and_after_must_be_free():
+    g = grid_with(("CAT", 0, 0, ACROSS))
+    assert g.check("TO", at(0, 2, ACROSS)) == -1  # would extend CAT to CATO... overlapping along
+    assert g.check("SCAT", at(0, -1, ACROSS)) == -1
+    g2 = grid_with(("CAT", 0, 0, ACROSS), ("TEN", 0, 2, DOWN))
+    # a down word ending right above C would touch it at its end
+    assert g2.check("ON", at(-2, 0, DOWN)) == -1
+
+
+def test_new_letters_have_no_side_neighbours():
+    g = grid_with(("CAT", 0, 0, ACROSS))
+    # 'ACE' down through A of CAT is fine; 'BAT' down through column 0 starting above
+    assert g.check("ACE", at(0, 1, DOWN)) == 1
+    # a down word through T whose new letter at row 1 sits beside the A-column word
+    g2 = grid_with(("CAT", 0, 0, ACROSS), ("ACE", 0, 1, DOWN))
+    assert g2.check("TO", at(0, 2, DOWN)) == -1  # O would sit beside C of ACE
+
+
+def test_never_along_a_word_in_same_direction():
+    g = grid_with(("BOBBY", 0, 0, ACROSS))
+    assert g.check("BOB", at(0, 0, ACROSS)) == -1
+    assert g.check("BOB", at(0, 2, ACROSS)) == -1
+
+
+def test_size_cap():
+    g = Grid(5)
+    g.place(0, "ABCDE", at(0, 0, ACROSS))
+    b = g.bounds()
+    assert g.check("EFGHI", at(0, 4, DOWN), b) == 1
+    assert g.check("EFGHIJ", at(0, 4, DOWN), b) == -1
+    assert g.check("XAY", at(-1, 0, DOWN), b) == 1
+
+
+def test_remove_restores_grid():
+    g = grid_with(("CAT", 0, 0, ACROSS), ("ACE", 0, 1, DOWN))
+    g.remove(1)
+    assert sorted(g.letters.values()) == ["A", "C", "T"]
+    assert g.box() == (1, 3)
+    assert g.check("ARE", at(0, 1, DOWN)) == 1
+
+
+# ----------------------------------------------------------------- building
+
+
+def test_one_word_list():
+    layout = layout_entries(make_entries("HELLO"), LayoutParams(seeds=3))
+    assert (layout.rows, layout.cols, layout.crossings) == (1, 5, 0)
+    assert layout.placements[0].number == 1
+
+
+def test_first_word_restart_when_nothing_crosses_it():
+    # XYZ shares no letter with the others; longest first would strand it.
+    entries = make_entries("XYZQXYZQ", "CAT", "ACE", "TEA")
+    layout = layout_entries(entries, LayoutParams(seeds=5))
+    placed = {p.answer for p in layout.placements}
+    assert {"CAT", "ACE", "TEA"} <= placed
+    assert_valid(layout)
+
+
+def test_grid_never_exceeds_cap(twin_peaks):
+    for size in (15, 19):
+        layout = layout_entries(twin_peaks.entries, LayoutParams(size=size, seeds=10))
+        assert layout.rows <= size and layout.cols <= size
+        assert_valid(layout)
+
+
+@pytest.mark.parametrize("seed", range(0, 200, 7))
+def test_runs_equal_answers_on_many_seeds(twin_peaks, seed):
+    layout = layout_entries(twin_peaks.entries, LayoutParams(seed=seed))
+    assert_valid(layout)
+
+
+WORD = st.text(alphabet="ABCDEILNORST", min_size=2, max_size=9)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(WORD, min_size=1, max_size=25, unique=True), st.integers(0, 2**32 - 1), st.integers(5, 23))
+def test_runs_equal_answers_on_random_lists(words, seed, size):
+    words = [w for w in words if len(w) <= size] or ["AB"]
+    layout = layout_entries(make_entries(*words), LayoutParams(seed=seed, size=size))
+    assert_valid(layout)
+    assert layout.rows <= size and layout.cols <= size
+    assert len(layout.placements) + len(layout.unplaced) == len(words)
+
+
+# ---------------------------------------------------------------- numbering
+
+
+def test_numbering_row_by_row_shared_starts():
+    e = make_entries("CAT", "CUP", "TOE")
+    ps = [
+        Placement(e[0], 0, 0, Direction.ACROSS),
+        Placement(e[1], 0, 0, Direction.DOWN),
+        Placement(e[2], 0, 2, Direction.DOWN),
+    ]
+    numbered = {(p.answer, p.number) for p in number_placements(ps)}
+    assert numbered == {("CAT", 1), ("CUP", 1), ("TOE", 2)}
+
+
+def test_numbers_in_reading_order(twin_peaks):
+    layout = layout_entries(twin_peaks.entries, LayoutParams(seed=3))
+    starts = sorted({(p.row, p.col): p.number for p in layout.placements}.items())
+    assert [n for _, n in starts] == list(range(1, len(starts) + 1))
+    assert [p.number for p in layout.across] == sorted(p.number for p in layout.across)
+
+
+# ------------------------------------------------------------------- search
+
+
+def test_search_keeps_best_key_lowest_seed(twin_peaks):
+    params = LayoutParams(seeds=12)
+    best = layout_entries(twin_peaks.entries, params)
+    keys = [(search_key(freeform.build_seed(twin_peaks.entries, s, params)), -s) for s in range(12)]
+    top = max(keys)
+    assert best.seed == -top[1]
+    assert search_key(best) == top[0]
+
+
+def test_twin_peaks_meets_seed_figures(twin_peaks):
+    layout = layout_puzzle(twin_peaks, params_for(twin_peaks, strategy="freeform"))
+    assert len(layout.placements) == 39 and not layout.unplaced
+    assert layout.rows <= 23 and layout.cols <= 23
+    assert layout.crossings >= 45
+    assert_valid(layout)
+
+
+def test_rng_is_splitmix64():
+    # Reference output of SplitMix64 from state 0 (Vigna's splitmix64.c).
+    r = Rng(0)
+    r.state = 0
+    assert r.next64() == 0xE220A8397B1DCDAF
+    assert r.next64() == 0x6E789E6AA1B965F4
+
+
+def test_rng_pinned_values():
+    # If these change, every committed layout changes.
+    r = Rng(42)
+    assert [r.next64() % 10_000 for _ in range(3)] == [6747, 7752, 5712]
+    items = list(range(10))
+    Rng(1).shuffle(items)
+    assert sorted(items) == list(range(10)) and items != list(range(10))
+
+
+# ---------------------------------------------------------------- required
+
+
+def _unstarred(puzzle):
+    from dataclasses import replace
+
+    return [replace(e, required=False) for e in puzzle.entries]
+
+
+def test_required_rerun_brings_back_starred(twin_peaks):
+    from dataclasses import replace
+
+    plain = _unstarred(twin_peaks)
+    params = LayoutParams(size=15)
+    seed = next(s for s in range(50) if freeform.build_seed(plain, s, params).unplaced)
+    base = freeform.build_seed(plain, seed, params)
+    dropped = {e.answer for e in base.unplaced}
+    starred = [replace(e, required=e.answer in dropped) for e in plain]
+    again = freeform.build_seed(starred, seed, params)
+    assert again.required_placed > 0, "the rerun with required answers first should place some"
+    assert_valid(again)
+
+
+def test_star_that_fits_changes_nothing(twin_peaks):
+    from dataclasses import replace
+
+    plain = _unstarred(twin_peaks)
+    params = LayoutParams()
+    base = freeform.build_seed(plain, 5, params)
+    placed = {p.answer for p in base.placements}
+    starred = [replace(e, required=e.answer in placed) for e in plain]
+    again = freeform.build_seed(starred, 5, params)
+    assert [(p.answer, p.row, p.col, p.direction) for p in again.placements] == [
+        (p.answer, p.row, p.col, p.direction) for p in base.placements
+    ]
+
+
+def test_missing_required_is_layout_error():
+    p = load_puzzle("---\ntitle: T\ndate: 2026-01-01\nseeds: 5\n---\nABCDE | x\nAEIOU | z\n*VWXYZ | y\n", path="r.txt")
+    with pytest.raises(LayoutError, match="missing: VWXYZ") as info:
+        layout_puzzle(p)
+    assert info.value.exit_status == 1
+
+
+# ------------------------------------------------------------ determinism
+
+
+def test_same_layout_every_run(twin_peaks):
+    a = layout_entries(twin_peaks.entries, LayoutParams(seeds=20))
+    b = layout_entries(twin_peaks.entries, LayoutParams(seeds=20))
+    assert a == b
+
+
+def test_same_layout_across_hash_seeds():
+    code = (
+        "import json,sys;from site_builder.source import read_puzzle;from site_builder.layout import layout_puzzle,params_for;"
+        "from site_builder.render.text import render_json;p=read_puzzle(sys.argv[1]);"
+        "sys.stdout.write(render_json(p, layout_puzzle(p, params_for(p, seeds=30, strategy='freeform'))))"
+    )
+    outs = set()
+    for hs in ("0", "1", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=hs)
+        out = subprocess.run([sys.executable, "-c", code, str(ROOT / "puzzles" / "twin-peaks.txt")],
+                             capture_output=True, text=True, env=env, check=True).stdout
+        outs.add(out)
+    assert len(outs) == 1
+    assert json.loads(outs.pop())["unplaced"] == 0

@@ -1,0 +1,161 @@
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from site_builder.errors import PuzzleError, PuzzleErrors
+from site_builder.source import load_puzzle, normalise_answer, read_puzzle, slug_for
+
+HEAD = "---\ntitle: T\ndate: 2026-01-02\n---\n"
+
+
+def errors_of(text: str, **kw) -> list[str]:
+    with pytest.raises(PuzzleErrors) as info:
+        load_puzzle(text, path="p.txt", **kw)
+    return [str(e) for e in info.value.errors]
+
+
+@pytest.mark.parametrize(
+    "raw, letters, enum",
+    [
+        ("LOG LADY", "LOGLADY", "3,4"),
+        ("ONE-EYED", "ONEEYED", "3-4"),
+        ("ONE-EYED JACKS", "ONEEYEDJACKS", "3-4,5"),
+        ("O'BRIEN", "OBRIEN", "6"),
+        ("st. elmo", "STELMO", "2,4"),
+        ("Crème brûlée", "CREMEBRULEE", "5,6"),
+        ("Straße", "STRASSE", "7"),
+        ("  two   spaces ", "TWOSPACES", "3,6"),
+    ],
+)
+def test_normalise_answer(raw, letters, enum):
+    n = normalise_answer(raw)
+    assert (n.letters, n.enumeration) == (letters, enum)
+
+
+@pytest.mark.parametrize("raw", ["R2D2", "A&B", "-AB", "AB-", "HI!", "日本"])
+def test_normalise_rejects(raw):
+    with pytest.raises(ValueError):
+        normalise_answer(raw)
+
+
+def test_parse_full_front_matter():
+    text = (
+        "---\ntitle: Birds\ndate: 2026-03-04\nauthor: Ann\ndescription: d\ndifficulty: easy\n"
+        "tags: [nature, Birds]\ndraft: true\npaper: a4\nsize: 15\nseeds: 20\nseed: 7\nstrategy: freeform\n---\n"
+        "# comment\n\n*ROBIN | Red breast\nWREN | Tiny brown bird\n"
+    )
+    p = load_puzzle(text, path="birds.txt", slug="birds")
+    m = p.meta
+    assert (m.title, m.date, m.author, m.difficulty) == ("Birds", dt.date(2026, 3, 4), "Ann", "easy")
+    assert m.tags == ("nature", "birds") and m.draft and m.paper == "a4"
+    assert (m.size, m.seeds, m.seed, m.strategy) == (15, 20, 7, "freeform")
+    assert [e.answer for e in p.entries] == ["ROBIN", "WREN"]
+    assert p.entries[0].required and not p.entries[1].required
+    assert [e.line for e in p.entries] == [17, 18]
+
+
+def test_clue_may_contain_pipe():
+    p = load_puzzle(HEAD + "ABC | a | b\n")
+    assert p.entries[0].clue == "a | b"
+
+
+def test_bom_and_crlf(tmp_path):
+    f = tmp_path / "x.txt"
+    f.write_bytes(b"\xef\xbb\xbf---\r\ntitle: T\r\ndate: 2026-01-02\r\n---\r\nABC | clue\r\n")
+    p = read_puzzle(f)
+    assert p.entries[0].clue == "clue" and p.meta.title == "T"
+
+
+@pytest.mark.parametrize(
+    "body, line, fragment",
+    [
+        ("ABC clue\n", 5, "no '|'"),
+        (" | clue\n", 5, "answer is empty"),
+        ("ABC | \n", 5, "clue for ABC is empty"),
+        ("R2D2 | droid\n", 5, "'2' cannot be in an answer"),
+        ("ABC | x\nabc | y\n", 6, "duplicate answer ABC (first on line 5)"),
+        ("A | x\n", 5, "one letter"),
+        ("ABCDEFGHIJKLMNOPQRSTUVWXYZ | long\n", 5, "more than the grid cap of 23"),
+    ],
+)
+def test_bad_lines(body, line, fragment):
+    errs = errors_of(HEAD + body)
+    assert any(e.startswith(f"p.txt:{line}") and fragment in e for e in errs), errs
+
+
+@pytest.mark.parametrize(
+    "front, line, fragment",
+    [
+        ("autor: Ann\n", 4, "unknown front-matter key 'autor' (did you mean 'author'?)"),
+        ("paper: legal\n", 4, "'paper' must be one of letter, a4"),
+        ("size: big\n", 4, "'size' must be a whole number"),
+        ("size: 2\n", 4, "'size' must be between 3 and 60"),
+        ("draft: maybe\n", 4, "'draft' must be true or false"),
+        ("strategy: freefrom\n", 4, "did you mean 'freeform'"),
+        ("tags: 5\n", 4, "'tags' must be a list"),
+        ("title: U\n", 4, "given twice"),
+    ],
+)
+def test_bad_front_matter(front, line, fragment):
+    errs = errors_of("---\ntitle: T\ndate: 2026-01-02\n" + front + "---\nABC | x\n")
+    assert any(e.startswith(f"p.txt:{line}:") and fragment in e for e in errs), errs
+
+
+def test_bad_date_and_missing_title():
+    errs = errors_of("---\ndate: 2026-13-45\n---\nABC | x\n")
+    assert any("p.txt:2:" in e and "ISO date" in e for e in errs), errs
+    assert any("lacks 'title'" in e for e in errs), errs
+
+
+def test_every_problem_reported_at_once():
+    errs = errors_of("---\ntitle: T\ndate: 2026-01-02\nautor: x\n---\nABC\nD3F | y\n")
+    assert len(errs) == 3
+
+
+def test_unclosed_front_matter_and_yaml_error():
+    assert "never closed" in errors_of("---\ntitle: T\nABC | x\n")[0]
+    errs = errors_of("---\ntitle: [unclosed\ndate: 2026-01-01\n---\nABC | x\n")
+    assert "not valid YAML" in errs[0]
+
+
+def test_no_entries_names_the_file():
+    errs = errors_of(HEAD + "# nothing\n")
+    assert errs == ["p.txt: no entries; add lines like 'ANSWER | clue' after the front matter"]
+
+
+def test_plain_list_without_front_matter():
+    p = load_puzzle("ABC | x\nDEF | y\n", path="list.txt", slug="list", require_front_matter=False)
+    assert len(p.entries) == 2 and p.meta.title == "List"
+    with pytest.raises(PuzzleErrors, match="front-matter block"):
+        load_puzzle("ABC | x\n", path="list.txt")
+
+
+def test_not_utf8(tmp_path):
+    f = tmp_path / "bad.txt"
+    f.write_bytes(b"---\ntitle: T\ndate: 2026-01-01\n---\nCAF\xe9 | x\n")
+    with pytest.raises(PuzzleError, match=r"bad.txt:5: this file is not UTF-8"):
+        read_puzzle(f)
+    g = tmp_path / "bin.txt"
+    g.write_bytes(b"\x00\x01\x02")
+    with pytest.raises(PuzzleError, match="not a text file"):
+        read_puzzle(g)
+
+
+@pytest.mark.parametrize("name, ok", [("twin-peaks.txt", True), ("a1.txt", True), ("Twin.txt", False), ("a_b.txt", False), ("-a.txt", False)])
+def test_slug(name, ok):
+    if ok:
+        assert slug_for(name) == name[:-4]
+    else:
+        with pytest.raises(PuzzleError, match="lowercase letters, digits and hyphens"):
+            slug_for(name)
+
+
+def test_twin_peaks_source(twin_peaks):
+    assert len(twin_peaks.entries) == 39
+    assert sum(len(e.answer) for e in twin_peaks.entries) == 256
+    starred = sorted((e.answer for e in twin_peaks.required), key=len, reverse=True)
+    longest = sorted((e.answer for e in twin_peaks.entries), key=len, reverse=True)[:4]
+    assert len(starred) == 4 and set(starred[:3]) == set(longest[:3])
+    assert all(len(e.answer) >= 11 for e in twin_peaks.required)
