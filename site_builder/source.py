@@ -23,6 +23,11 @@ from .model import Entry, Puzzle, PuzzleMeta
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_SIZE = 60
 PAPERS = ("letter", "a4")
+# Even a 60x60 grid holds only about 400 answers (a 5,000-answer list at size 60
+# places 384), so a longer list is a mistake, and it would make the seed search crawl.
+MAX_ENTRIES = 1000
+# A 1,000-answer file with long clues is about 150 kB; anything over 1 MB is not a puzzle.
+MAX_FILE_BYTES = 1_000_000
 
 
 def _strategies() -> tuple[str, ...]:
@@ -87,6 +92,20 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
     parts.append(current)
     enumeration = str(parts[0]) + "".join(s + str(n) for s, n in zip(seps, parts[1:]))
     return NormalisedAnswer("".join(letters), display.replace("–", "-").replace("‐", "-"), enumeration)
+
+
+def _bad_char_index(raw: str) -> int:
+    """Index in `raw` of the character that makes normalise_answer fail (best effort)."""
+    for i, ch in enumerate(raw):
+        try:
+            normalise_answer("A" + ch + "A")
+        except ValueError:
+            return i
+    breaks = [i for i, ch in enumerate(raw) if ch in _BREAKS and ch != " "]
+    if breaks:
+        lead = len(raw) - len(raw.lstrip())
+        return breaks[0] if breaks[0] == lead else breaks[-1]
+    return 0
 
 
 # ------------------------------------------------------------ front matter
@@ -184,8 +203,12 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = offset + mark.line if mark is not None else offset
+        col = mark.column + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
-        errors.append(PuzzleError(path, line, f"front matter is not valid YAML: {problem}"))
+        errors.append(PuzzleError(path, line, f"front matter is not valid YAML: {problem}", col=col))
+        return {}
+    except RecursionError:
+        errors.append(PuzzleError(path, offset, "front matter is nested too deeply; use plain 'key: value' lines"))
         return {}
     if node is None:
         return {}
@@ -196,25 +219,31 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
     values: dict[str, Any] = {}
     for key_node, value_node in node.value:
         line = offset + key_node.start_mark.line
+        col = key_node.start_mark.column + 1
+        if not isinstance(key_node, yaml.ScalarNode):
+            errors.append(PuzzleError(path, line, "a front-matter key must be a plain word like 'title'", col=col))
+            continue
         key = str(key_node.value)
         if key not in KEYS:
             hint = difflib.get_close_matches(key, list(KEYS), n=1)
             extra = f" (did you mean '{hint[0]}'?)" if hint else f" (known keys: {', '.join(KEYS)})"
-            errors.append(PuzzleError(path, line, f"unknown front-matter key '{key}'{extra}"))
+            errors.append(PuzzleError(path, line, f"unknown front-matter key '{key}'{extra}", col=col))
             continue
         if key in values:
-            errors.append(PuzzleError(path, line, f"front-matter key '{key}' is given twice; keep one"))
+            errors.append(PuzzleError(path, line, f"front-matter key '{key}' is given twice; keep one", col=col))
             continue
+        vline = offset + value_node.start_mark.line
+        vcol = value_node.start_mark.column + 1
         try:
             raw = constructor.construct_object(value_node, deep=True)
-        except (yaml.YAMLError, ValueError) as exc:
+        except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as exc:
             allowed = " (an ISO date like 2026-11-30)" if key == "date" else ""
-            errors.append(PuzzleError(path, line, f"bad value for '{key}': {exc}{allowed}"))
+            errors.append(PuzzleError(path, vline, f"bad value for '{key}': {exc}{allowed}", col=vcol))
             continue
         try:
             values[key] = _check_value(key, raw)
         except ValueError as exc:
-            errors.append(PuzzleError(path, line, str(exc)))
+            errors.append(PuzzleError(path, vline, str(exc), col=vcol))
     return values
 
 
@@ -232,25 +261,53 @@ def slug_for(path: str | Path) -> str:
 
 
 def decode_source(data: bytes, path: str | Path) -> str:
-    """Bytes -> text: UTF-8 (a BOM is accepted), Windows line ends folded."""
-    if b"\x00" in data[:8192]:
-        raise PuzzleError(path, None, "this is not a text file (it holds NUL bytes); save the puzzle as UTF-8 text")
+    """Bytes -> text: UTF-8 (a BOM is accepted); Windows and old Mac line ends become '\n'."""
+    nul = data.find(b"\x00", 0, 8192)
+    if nul >= 0:
+        raise PuzzleError(
+            path, None, "this is not a text file (it holds NUL bytes); a puzzle file is UTF-8 text, one 'ANSWER | clue' a line"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
         line = data[: exc.start].count(b"\n") + 1
-        raise PuzzleError(path, line, "this file is not UTF-8 text; save it as UTF-8") from exc
+        col = len(data[line_start : exc.start].decode("utf-8", "replace")) + 1
+        byte = data[exc.start]
+        hint = " (it looks like Latin-1 or Windows-1252)" if byte >= 0x80 else ""
+        raise PuzzleError(
+            path, line, f"this file is not UTF-8 text{hint}: byte 0x{byte:02x} in column {col}; save it as UTF-8"
+        ) from exc
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_source(path: str | Path) -> str:
+    """The text of a puzzle file, or PuzzleError saying plainly why it cannot be read."""
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise PuzzleError(path, None, "this is a directory, not a puzzle file; name a .txt file")
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except PuzzleError:
+        raise
+    except FileNotFoundError as exc:
+        raise PuzzleError(path, None, "cannot read the file: no such file; check the name") from exc
+    except PermissionError as exc:
+        raise PuzzleError(path, None, "cannot read the file: permission denied; make it readable (chmod u+r)") from exc
+    except OSError as exc:
+        raise PuzzleError(path, None, f"cannot read the file: {exc.strerror or exc}") from exc
+    if len(data) > MAX_FILE_BYTES:
+        raise PuzzleError(
+            path, None, f"the file is larger than {MAX_FILE_BYTES // 1_000_000} MB; a puzzle file is a few kB, so this is not one"
+        )
+    return decode_source(data, path)
 
 
 def read_puzzle(path: str | Path, *, require_front_matter: bool = True) -> Puzzle:
     """Read and validate a puzzle file. Raises PuzzleError / PuzzleErrors."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise PuzzleError(path, None, f"cannot read the file: {exc.strerror or exc}") from exc
-    text = decode_source(data, path)
+    text = read_source(path)
     slug = slug_for(path) if require_front_matter else _loose_slug(path)
     return load_puzzle(text, path=path, slug=slug, require_front_matter=require_front_matter)
 
@@ -260,15 +317,29 @@ def _loose_slug(path: Path) -> str:
     return slug or "puzzle"
 
 
-def load_puzzle(
+@dataclass(frozen=True)
+class ParsedSource:
+    """Everything one pass over a file finds: the entries that parsed and every error.
+
+    `lines` are the file's lines (line N is lines[N-1]); `front_matter` says
+    whether a front-matter block was found; `meta` holds its valid values.
+    """
+
+    lines: tuple[str, ...]
+    meta: dict[str, Any]
+    entries: tuple[Entry, ...]
+    errors: tuple[PuzzleError, ...]
+    front_matter: bool
+
+
+def parse_source(
     text: str,
     *,
     path: str | Path | None = None,
-    slug: str = "puzzle",
     require_front_matter: bool = True,
     max_size: int | None = None,
-) -> Puzzle:
-    """Parse puzzle text. With require_front_matter=False a plain list is accepted."""
+) -> ParsedSource:
+    """Parse puzzle text without raising: the caller decides what the errors mean."""
     shown = str(path) if path is not None else "<input>"
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -278,10 +349,21 @@ def load_puzzle(
     meta_values: dict[str, Any] = {}
     body_start = 0
     first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
-    if first is not None and lines[first].strip() == "---":
+    has_front = first is not None and lines[first].strip() == "---"
+
+    def result(entries: list[Entry]) -> ParsedSource:
+        return ParsedSource(tuple(lines), meta_values, tuple(entries), tuple(errors), has_front)
+
+    if first is None:
+        errors.append(PuzzleError(shown, None, "the file is empty; " + (
+            "a puzzle starts with '---', 'title: ...', 'date: YYYY-MM-DD', '---', then 'ANSWER | clue' lines"
+            if require_front_matter else "add lines like 'ANSWER | clue'")))
+        return result([])
+    if has_front:
         close = next((i for i in range(first + 1, len(lines)) if lines[i].strip() == "---"), None)
         if close is None:
-            raise PuzzleErrors([PuzzleError(shown, first + 1, "front matter opened with '---' is never closed; add a '---' line after it")])
+            errors.append(PuzzleError(shown, first + 1, "front matter opened with '---' is never closed; add a '---' line after it", col=1))
+            return result([])
         meta_values = _parse_front_matter(shown, lines, first + 1, close, errors)
         body_start = close + 1
         for key, spec in KEYS.items():
@@ -289,19 +371,24 @@ def load_puzzle(
                 errors.append(PuzzleError(shown, first + 1, f"front matter lacks '{key}'; add a line like " + (
                     "'title: My puzzle'" if key == "title" else "'date: 2026-11-30'")))
     elif require_front_matter:
-        raise PuzzleErrors([PuzzleError(shown, 1, "a puzzle file starts with a front-matter block: '---', 'title: ...', 'date: YYYY-MM-DD', '---'")])
+        errors.append(PuzzleError(
+            shown, first + 1, "a puzzle file starts with a front-matter block: '---', 'title: ...', 'date: YYYY-MM-DD', '---'", col=1
+        ))
+        return result([])
 
     size = meta_values.get("size", max_size or 23)
     entries: list[Entry] = []
     seen: dict[str, int] = {}
+    too_many = False
     for index in range(body_start, len(lines)):
         lineno = index + 1
         raw = lines[index]
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
+        lead = len(raw) - len(raw.lstrip()) + 1
         if "|" not in raw:
-            errors.append(PuzzleError(shown, lineno, "expected 'ANSWER | clue'; this line has no '|'"))
+            errors.append(PuzzleError(shown, lineno, "expected 'ANSWER | clue'; this line has no '|'", col=lead))
             continue
         answer_part, clue = raw.split("|", 1)
         clue = clue.strip()
@@ -309,14 +396,15 @@ def load_puzzle(
         required = answer_raw.startswith("*")
         if required:
             answer_raw = answer_raw[1:].strip()
-        col = raw.find(answer_raw) + 1 if answer_raw else 1
+        col = answer_part.find(answer_raw) + 1 if answer_raw else lead
         if not answer_raw:
-            errors.append(PuzzleError(shown, lineno, "the answer is empty; write it before the '|'", col=1))
+            errors.append(PuzzleError(shown, lineno, "the answer is empty; write it before the '|'", col=col))
             continue
         try:
             norm = normalise_answer(answer_raw)
         except ValueError as exc:
-            errors.append(PuzzleError(shown, lineno, f"bad answer {answer_raw!r}: {exc}", col=col))
+            bad = col + _bad_char_index(answer_raw)
+            errors.append(PuzzleError(shown, lineno, f"bad answer {answer_raw!r}: {exc}", col=bad))
             continue
         if not norm.letters:
             errors.append(PuzzleError(shown, lineno, f"the answer {answer_raw!r} has no letters", col=col))
@@ -338,13 +426,34 @@ def load_puzzle(
             errors.append(PuzzleError(shown, lineno, f"duplicate answer {norm.display} (first on line {seen[norm.letters]}); remove one", col=col))
             continue
         seen[norm.letters] = lineno
+        if len(entries) >= MAX_ENTRIES:
+            if not too_many:
+                errors.append(PuzzleError(
+                    shown, lineno,
+                    f"more than {MAX_ENTRIES:,} answers; even a 60x60 grid holds only about 400, so split the list into several puzzles",
+                    col=col,
+                ))
+                too_many = True
+            continue
         entries.append(Entry(norm.letters, clue, norm.display, norm.enumeration, required, lineno))
 
-    if errors:
-        raise PuzzleErrors(errors)
-    if not entries:
-        raise PuzzleErrors([PuzzleError(shown, None, "no entries; add lines like 'ANSWER | clue' after the front matter")])
-    if not meta_values:
-        meta_values = {"title": slug.replace("-", " ").title(), "date": _dt.date(1970, 1, 1)}
+    if not entries and not errors:
+        errors.append(PuzzleError(shown, None, "no entries; add lines like 'ANSWER | clue' after the front matter"))
+    return result(entries)
+
+
+def load_puzzle(
+    text: str,
+    *,
+    path: str | Path | None = None,
+    slug: str = "puzzle",
+    require_front_matter: bool = True,
+    max_size: int | None = None,
+) -> Puzzle:
+    """Parse puzzle text. With require_front_matter=False a plain list is accepted."""
+    parsed = parse_source(text, path=path, require_front_matter=require_front_matter, max_size=max_size)
+    if parsed.errors:
+        raise PuzzleErrors(list(parsed.errors))
+    meta_values = parsed.meta or {"title": slug.replace("-", " ").title(), "date": _dt.date(1970, 1, 1)}
     meta = PuzzleMeta(**meta_values)
-    return Puzzle(slug=slug, meta=meta, entries=tuple(entries), path=Path(path) if path is not None else None)
+    return Puzzle(slug=slug, meta=meta, entries=parsed.entries, path=Path(path) if path is not None else None)
