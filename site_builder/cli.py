@@ -75,6 +75,26 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+# -------------------------------------------------------------------- lint
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from .lint import ERROR, expand_paths, lint_paths, summary
+
+    if args.files:
+        files = expand_paths(args.files)
+    else:
+        files = sorted(Path("puzzles").glob("*.txt"))
+        if not files:
+            print("error: no puzzles/*.txt here; run from the project directory or name the files to lint", file=sys.stderr)
+            return 2
+    diagnostics = lint_paths(files, strict=args.strict)
+    for d in diagnostics:
+        print(d)
+    print(summary(diagnostics, len(files)), file=sys.stderr)
+    return 2 if any(d.level == ERROR for d in diagnostics) else 0
+
+
 # -------------------------------------------------------------------- main
 
 
@@ -97,6 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--size", type=_positive, help="grid cap, squares a side (default: front matter, else 23)")
     gen.add_argument("--strategy", choices=sorted(STRATEGIES), help="layout strategy")
     gen.set_defaults(func=cmd_generate)
+
+    lint = sub.add_parser("lint", help="check puzzle files: errors and editorial warnings, as file:line:col lines")
+    lint.add_argument("files", nargs="*", metavar="FILE", help="puzzle files or directories (default: puzzles/*.txt)")
+    lint.add_argument("--strict", action="store_true", help="treat warnings as errors (exit status 2)")
+    lint.set_defaults(func=cmd_lint)
     return parser
 
 

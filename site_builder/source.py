@@ -194,8 +194,11 @@ def _check_value(key: str, value: Any) -> Any:
     return value
 
 
-def _parse_front_matter(path: str, lines: list[str], start: int, end: int, errors: list[PuzzleError]) -> dict[str, Any]:
-    """Parse lines[start:end] (0-based) as a YAML mapping; line numbers in errors are the file's."""
+def _parse_front_matter(path: str, lines: list[str], start: int, end: int, errors: list[PuzzleError]) -> dict[str, Any] | None:
+    """Parse lines[start:end] (0-based) as a YAML mapping; line numbers in errors are the file's.
+
+    None when the block is not a mapping at all (the error says why).
+    """
     text = "\n".join(lines[start:end])
     offset = start + 1  # file line of the block's first line
     try:
@@ -206,15 +209,15 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         col = mark.column + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
         errors.append(PuzzleError(path, line, f"front matter is not valid YAML: {problem}", col=col))
-        return {}
+        return None
     except RecursionError:
         errors.append(PuzzleError(path, offset, "front matter is nested too deeply; use plain 'key: value' lines"))
-        return {}
+        return None
     if node is None:
         return {}
     if not isinstance(node, yaml.MappingNode):
         errors.append(PuzzleError(path, offset, "front matter must be 'key: value' lines"))
-        return {}
+        return None
     constructor = yaml.SafeLoader(text)
     values: dict[str, Any] = {}
     for key_node, value_node in node.value:
@@ -236,7 +239,10 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         vcol = value_node.start_mark.column + 1
         try:
             raw = constructor.construct_object(value_node, deep=True)
-        except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as exc:
+        except RecursionError:
+            errors.append(PuzzleError(path, vline, f"the value of '{key}' is nested too deeply", col=vcol))
+            continue
+        except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
             allowed = " (an ISO date like 2026-11-30)" if key == "date" else ""
             errors.append(PuzzleError(path, vline, f"bad value for '{key}': {exc}{allowed}", col=vcol))
             continue
@@ -364,17 +370,17 @@ def parse_source(
         if close is None:
             errors.append(PuzzleError(shown, first + 1, "front matter opened with '---' is never closed; add a '---' line after it", col=1))
             return result([])
-        meta_values = _parse_front_matter(shown, lines, first + 1, close, errors)
+        parsed_meta = _parse_front_matter(shown, lines, first + 1, close, errors)
+        meta_values = parsed_meta or {}
         body_start = close + 1
         for key, spec in KEYS.items():
-            if spec.required and key not in meta_values and not any(e.message.find(f"'{key}'") >= 0 for e in errors):
+            if parsed_meta is not None and spec.required and key not in meta_values and not any(e.message.find(f"'{key}'") >= 0 for e in errors):
                 errors.append(PuzzleError(shown, first + 1, f"front matter lacks '{key}'; add a line like " + (
                     "'title: My puzzle'" if key == "title" else "'date: 2026-11-30'")))
     elif require_front_matter:
         errors.append(PuzzleError(
             shown, first + 1, "a puzzle file starts with a front-matter block: '---', 'title: ...', 'date: YYYY-MM-DD', '---'", col=1
         ))
-        return result([])
 
     size = meta_values.get("size", max_size or 23)
     entries: list[Entry] = []

@@ -1,0 +1,304 @@
+"""`crossword lint`: every parser error plus editorial warnings, compiler style.
+
+`lint_file(path)` returns Diagnostics for one file; `lint_paths(paths)` for
+many, sorted by file, then line, then column. Errors are what the parser
+rejects (the build would fail); warnings are things a puzzle editor would
+query: a clue that gives its answer away, a clue too long to read, two
+identical clues, two answers that give each other away, an enumeration typed
+by hand. The library never prints; cli.py does.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from .errors import PuzzleError
+from .model import Entry
+from .source import _SPECIAL_FOLDS, parse_source, read_source, slug_for
+
+ERROR = "error"
+WARNING = "warning"
+
+# A printed clue list is set in columns of about 40 characters, so 120
+# characters is three full lines for one clue; the longest clue in the
+# Twin Peaks puzzle is 75. Past that a clue reads like a paragraph.
+LONG_CLUE = 120
+# A word of an answer this long (or longer) counts as a give-away when it shows
+# up in its own clue or in another answer. Three-letter words (THE, AND, BOB)
+# repeat harmlessly.
+MIN_WORD = 4
+# Common words of MIN_WORD+ letters that may sit in an answer and its clue without giving anything away.
+STOPWORDS = frozenset(
+    "ABOUT AFTER AGAIN ALSO BEEN BEFORE BEING DOES DOWN EACH FROM HAVE HERE INTO JUST LIKE MADE MAKE MORE MOST "
+    "MUCH ONLY OVER SOME SUCH THAN THAT THEIR THEM THEN THERE THESE THEY THIS THOSE UPON VERY WERE WHAT WHEN "
+    "WHERE WHICH WHILE WHOM WITH WOULD YOUR".split()
+)
+_ENUM_AT_END = re.compile(r"\(\s*(\d+(?:\s*[,\-]\s*\d+)*)\s*\)\s*[.!?]?\s*$")
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    path: str
+    line: int | None
+    col: int | None
+    level: str
+    message: str
+    code: str = ""
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line or 0, self.col or 0, self.level != ERROR, self.message)
+
+    def __str__(self) -> str:
+        loc = self.path
+        if self.line is not None:
+            loc += f":{self.line}"
+            if self.col is not None:
+                loc += f":{self.col}"
+        tail = f" [{self.code}]" if self.code else ""
+        return f"{loc}: {self.level}: {self.message}{tail}"
+
+
+def _from_error(e: PuzzleError) -> Diagnostic:
+    return Diagnostic(e.path, e.line, e.col, ERROR, e.message)
+
+
+# ------------------------------------------------------------------ words
+
+
+def _fold(ch: str) -> str:
+    up = ch.upper()
+    if up in _SPECIAL_FOLDS:
+        return _SPECIAL_FOLDS[up]
+    return "".join(c for c in unicodedata.normalize("NFKD", up) if not unicodedata.combining(c))
+
+
+def words_with_columns(text: str, start: int = 0) -> list[tuple[str, int, int]]:
+    """Words of `text` folded to A-Z, each with the 0-based [start, end) it spans in `text`.
+
+    Apostrophes are dropped inside a word (Cooper's -> COOPERS), as in answers.
+    """
+    out: list[tuple[str, int, int]] = []
+    word: list[str] = []
+    at = end = 0
+    for i, ch in enumerate(text[start:], start):
+        folded = _fold(ch)
+        if folded and all("A" <= c <= "Z" for c in folded):
+            if not word:
+                at = i
+            word.append(folded)
+            end = i + 1
+        elif ch in "'’" and word:
+            continue
+        elif word:
+            out.append(("".join(word), at, end))
+            word = []
+    if word:
+        out.append(("".join(word), at, end))
+    return out
+
+
+def stem(word: str) -> str:
+    """A crude English stem, enough to see that DANCE, DANCES, DANCED, DANCING are one word."""
+    w = word
+    for suffix in ("ING", "ED", "ES", "S"):
+        if w.endswith(suffix) and not w.endswith("SS") and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            break
+    if w.endswith("E") and len(w) > 3:
+        w = w[:-1]
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "AEIOUSL":
+        w = w[:-1]
+    return w
+
+
+def answer_words(entry: Entry) -> list[str]:
+    """The words of an answer as letters, from its display form (spaces and hyphens split)."""
+    return [w for w, _, _ in words_with_columns(entry.display)]
+
+
+def _significant(word: str) -> bool:
+    return len(word) >= MIN_WORD and word not in STOPWORDS
+
+
+# --------------------------------------------------------------- warnings
+
+
+def _clue_start(line: str) -> int:
+    """0-based index of the first character of the clue on an entry line."""
+    bar = line.index("|") + 1
+    return bar + len(line[bar:]) - len(line[bar:].lstrip())
+
+
+def _answer_in_clue(entry: Entry, line: str) -> tuple[int, str] | None:
+    start = _clue_start(line)
+    tokens = words_with_columns(line, start)
+    answer = entry.answer
+    # the whole answer, as one clue word or as consecutive clue words (LOG LADY in "the log lady")
+    for i, (token, at, end) in enumerate(tokens):
+        joined = ""
+        for word, _, end in tokens[i:]:
+            joined += word
+            if len(joined) >= len(answer):
+                break
+        if joined == answer or (len(answer) >= 3 and stem(token) == stem(answer)):
+            if joined != answer:
+                end = tokens[i][2]
+            return at, f"the clue contains the answer {entry.display} ('{line[at:end]}'); solvers can read it off"
+    words = answer_words(entry)
+    if len(words) > 1:
+        for word in words:
+            if not _significant(word):
+                continue
+            for token, at, _ in tokens:
+                if token == word or stem(token) == stem(word):
+                    return at, (
+                        f"the clue contains {word}, part of the answer {entry.display}; "
+                        "reword the clue so it does not give the word away"
+                    )
+    return None
+
+
+def _clue_key(clue: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", clue.casefold()).split())
+
+
+def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str]) -> list[Diagnostic]:
+    """The editorial warnings for a parsed list of entries."""
+    out: list[Diagnostic] = []
+
+    def warn(entry: Entry, col: int | None, message: str, code: str) -> None:
+        out.append(Diagnostic(path, entry.line, col, WARNING, message, code))
+
+    clue_seen: dict[str, Entry] = {}
+    word_seen: dict[str, tuple[Entry, str]] = {}
+    by_answer = {e.answer: e for e in entries}
+    for entry in entries:
+        line = lines[entry.line - 1]
+        clue_col = _clue_start(line) + 1
+        answer_col = len(line) - len(line.lstrip().lstrip("*").lstrip()) + 1
+
+        hit = _answer_in_clue(entry, line)
+        if hit is not None:
+            warn(entry, hit[0] + 1, hit[1], "answer-in-clue")
+
+        if len(entry.clue) > LONG_CLUE:
+            warn(entry, clue_col + LONG_CLUE, (
+                f"the clue is {len(entry.clue)} characters, over {LONG_CLUE}; "
+                "a long clue is hard to read in a printed clue list, so shorten it"
+            ), "long-clue")
+
+        key = _clue_key(entry.clue)
+        if key and key in clue_seen:
+            first = clue_seen[key]
+            warn(entry, clue_col, (
+                f"the clue for {entry.display} is the same as the clue for {first.display} (line {first.line}); "
+                "give each answer its own clue"
+            ), "duplicate-clue")
+        else:
+            clue_seen.setdefault(key, entry)
+
+        m = _ENUM_AT_END.search(entry.clue)
+        if m:
+            typed = re.sub(r"\s+", "", m.group(1))
+            note = "" if typed == entry.enumeration else f", and it is wrong: {entry.display} is ({entry.enumeration})"
+            warn(entry, clue_col + m.start(), (
+                f"the clue ends with '({typed})' but the enumeration is added from the answer{note}; remove it"
+            ), "enumeration-in-clue")
+
+        # two answers that give each other away: a shared word, or one inside the other
+        flagged = False
+        for word in answer_words(entry):
+            if not _significant(word):
+                continue
+            other = word_seen.get(stem(word))
+            if other is not None and other[0] is not entry:
+                warn(entry, answer_col, (
+                    f"{entry.display} and {other[0].display} (line {other[0].line}) share the word {other[1]}; "
+                    "one answer gives the other away, so change one"
+                ), "shared-word")
+                flagged = True
+                break
+        if not flagged:
+            inside = _contained_answer(entry, by_answer)
+            if inside is not None:
+                outer, inner = (entry, inside) if len(entry.answer) > len(inside.answer) else (inside, entry)
+                warn(entry, answer_col, (
+                    f"{outer.display} contains {inner.display} (the other is on line {inside.line}); "
+                    "one answer gives the other away, so change one"
+                ), "shared-word")
+        for word in answer_words(entry):
+            if _significant(word):
+                word_seen.setdefault(stem(word), (entry, word))
+    return out
+
+
+def _contained_answer(entry: Entry, by_answer: dict[str, Entry]) -> Entry | None:
+    """An earlier answer of MIN_WORD+ letters inside this one, or this one inside an earlier one."""
+    a = entry.answer
+    for length in range(len(a) - 1, MIN_WORD - 1, -1):
+        for i in range(len(a) - length + 1):
+            other = by_answer.get(a[i : i + length])
+            if other is not None and other.line < entry.line:
+                return other
+    if len(a) >= MIN_WORD:
+        for other in by_answer.values():
+            if other.line < entry.line and len(other.answer) > len(a) and a in other.answer:
+                return other
+    return None
+
+
+# ------------------------------------------------------------------ files
+
+
+def lint_file(path: str | Path) -> list[Diagnostic]:
+    """Every error and warning for one puzzle file, sorted. Never raises for bad content."""
+    shown = str(path)
+    try:
+        text = read_source(path)
+    except PuzzleError as e:
+        return [_from_error(e)]
+    out: list[Diagnostic] = []
+    try:
+        slug_for(path)
+    except PuzzleError as e:
+        out.append(_from_error(e))
+    parsed = parse_source(text, path=shown)
+    out.extend(_from_error(e) for e in parsed.errors)
+    out.extend(check_entries(shown, parsed.entries, parsed.lines))
+    return sorted(out, key=Diagnostic.sort_key)
+
+
+def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Files to lint: each named file, and the *.txt files of each named directory."""
+    out: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir() and p.suffix != ".txt":
+            out.extend(sorted(p.glob("*.txt")))
+        else:
+            out.append(p)
+    return out
+
+
+def lint_paths(paths: Iterable[str | Path], *, strict: bool = False) -> list[Diagnostic]:
+    """Diagnostics for many files, sorted by file then line. `strict` makes warnings errors."""
+    out: list[Diagnostic] = []
+    for p in paths:
+        out.extend(lint_file(p))
+    if strict:
+        out = [Diagnostic(d.path, d.line, d.col, ERROR, d.message, d.code) for d in out]
+    return sorted(out, key=Diagnostic.sort_key)
+
+
+def summary(diagnostics: Sequence[Diagnostic], files: int) -> str:
+    errors = sum(1 for d in diagnostics if d.level == ERROR)
+    warnings = len(diagnostics) - errors
+
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}" + ("" if count == 1 else "s")
+
+    return f"{n(errors, 'error')}, {n(warnings, 'warning')} in {n(files, 'file')}"
