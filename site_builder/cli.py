@@ -75,6 +75,51 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------ build, check
+
+
+def _report_failures(failed) -> None:
+    for _slug, exc in failed:
+        _print_error(exc)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from .site import build_site
+
+    root = Path(args.root)
+    result = build_site(root, Path(args.out) if args.out else None, jobs=args.jobs, force=args.force)
+    _report_failures(result.failed)
+    if not result.built and not result.removed and not result.failed and not args.quiet:
+        print(f"up to date: {len(result.unchanged)} puzzles")
+    if result.failed:
+        names = ", ".join(slug for slug, _ in result.failed)
+        print(f"error: {len(result.failed)} puzzle(s) failed: {names}; their previous outputs are kept", file=sys.stderr)
+        return max(exc.exit_status for _, exc in result.failed)
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .site import check_site
+
+    root = Path(args.root)
+    result, drifts = check_site(root, jobs=args.jobs, report=lambda line: None)
+    if result.failed:
+        _report_failures(result.failed)
+        return 2
+    if not drifts:
+        print(f"public/ matches the sources: {len(result.built)} puzzles, no drift")
+        return 0
+    for d in drifts:
+        print(f"drift: public/{d.path}: {d.kind} (from {d.source})")
+        if d.diff and not args.brief:
+            print(d.diff.rstrip("\n"))
+    print(
+        f"error: {len(drifts)} file(s) in public/ differ from what the code builds; run `make site` and commit public/",
+        file=sys.stderr,
+    )
+    return 1
+
+
 # -------------------------------------------------------------------- main
 
 
@@ -97,6 +142,20 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--size", type=_positive, help="grid cap, squares a side (default: front matter, else 23)")
     gen.add_argument("--strategy", choices=sorted(STRATEGIES), help="layout strategy")
     gen.set_defaults(func=cmd_generate)
+
+    build = sub.add_parser("build", help="build every puzzle in puzzles/ into public/, incrementally")
+    build.add_argument("--root", default=".", help="project folder holding puzzles/ and pyproject.toml (default .)")
+    build.add_argument("--out", metavar="DIR", help="output folder (default ROOT/public)")
+    build.add_argument("--jobs", "-j", type=_positive, default=1, help="puzzles to build at once (default 1)")
+    build.add_argument("--force", action="store_true", help="rebuild every puzzle, even the unchanged ones")
+    build.add_argument("--quiet", "-q", action="store_true", help="say nothing when everything is up to date")
+    build.set_defaults(func=cmd_build)
+
+    check = sub.add_parser("check", help="rebuild into a temporary folder and compare with public/, byte for byte")
+    check.add_argument("--root", default=".", help="project folder (default .)")
+    check.add_argument("--jobs", "-j", type=_positive, default=1, help="puzzles to build at once (default 1)")
+    check.add_argument("--brief", action="store_true", help="list drifted files without diffs")
+    check.set_defaults(func=cmd_check)
     return parser
 
 
