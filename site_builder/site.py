@@ -124,22 +124,38 @@ def cached_layout(puzzle: Puzzle, cache: Path | None, engine: str | None = None)
 # ----------------------------------------------------------------- outputs
 
 
-def output_names(slug: str) -> list[str]:
-    return sorted(puzzle_files_spec(slug))
+@dataclass(frozen=True)
+class Output:
+    """One file of public/<slug>/: its name pattern, label and note for the page, and whether it is slow."""
+
+    pattern: str  # "{slug}.pdf"
+    label: str
+    note: str
+    slow: bool = False  # PNG and PDF: skipped by quick builds (watch renders them a moment later)
+
+    def name(self, slug: str) -> str:
+        return self.pattern.format(slug=slug)
 
 
-def puzzle_files_spec(slug: str) -> dict[str, str]:
-    """Every file of public/<slug>/, with the word shown for it on the puzzle page."""
-    return {
-        "index.html": "the puzzle page",
-        f"{slug}.json": "the layout (JSON)",
-        f"{slug}.txt": "puzzle and solution as text",
-        f"{slug}.md": "clue list in Markdown",
-    }
+OUTPUTS: tuple[Output, ...] = (
+    Output("index.html", "Puzzle page", "solve it in the browser"),
+    Output("{slug}.json", "JSON", "the layout, in crossword-layout-generator's format"),
+    Output("{slug}.txt", "Text", "puzzle and solution as plain text"),
+    Output("{slug}.md", "Markdown", "the clue list, ready to paste into a README"),
+)
 
 
-def puzzle_files(puzzle: Puzzle, layout: Layout, config: SiteConfig) -> dict[str, str | bytes]:
-    """Render every output of one puzzle; names are relative to public/<slug>/."""
+def output_names(slug: str, *, quick: bool = False) -> list[str]:
+    return sorted(o.name(slug) for o in OUTPUTS if not (quick and o.slow))
+
+
+def downloads(puzzle: Puzzle) -> list[tuple[str, str, str]]:
+    """(label, file name, note) for every download linked from the puzzle page."""
+    return [(o.label, o.name(puzzle.slug), o.note) for o in OUTPUTS if o.pattern != "index.html"]
+
+
+def puzzle_files(puzzle: Puzzle, layout: Layout, config: SiteConfig, *, quick: bool = False) -> dict[str, str | bytes]:
+    """Render every output of one puzzle (names relative to public/<slug>/); quick skips the slow ones."""
     from .render import text
 
     slug = puzzle.slug
@@ -147,32 +163,11 @@ def puzzle_files(puzzle: Puzzle, layout: Layout, config: SiteConfig) -> dict[str
         f"{slug}.json": text.render_json(puzzle, layout),
         f"{slug}.txt": text.render_text(puzzle, layout) + "\n\nSolution\n\n" + text.render_grid_text(layout, solution=True),
         f"{slug}.md": text.render_markdown(puzzle, layout),
+        "index.html": render_page(puzzle, layout, config),
     }
-    files["index.html"] = render_page(puzzle, layout, config)
-    return files
-
-
-def downloads(puzzle: Puzzle) -> list[tuple[str, str, str]]:
-    """(label, file name, note) for every download linked from the puzzle page."""
-    s = puzzle.slug
-    candidates = [
-        ("PDF", f"{s}.pdf", "print it: puzzle, clues and an answer key"),
-        ("Puzzle SVG", f"{s}.svg", "the grid and clues as a picture"),
-        ("Solution SVG", f"{s}-solution.svg", "the filled grid"),
-        ("Puzzle PNG", f"{s}.png", "for sharing"),
-        ("Solution PNG", f"{s}-solution.png", "the filled grid"),
-        ("ipuz", f"{s}.ipuz", "open standard: Crossword Nexus, puzzle apps that read ipuz"),
-        ("Across Lite", f"{s}.puz", "Across Lite, Black Ink, Crossword Scraper and most solving apps"),
-        ("xd", f"{s}.xd", "plain-text .xd format for crossword archives"),
-        ("JSON", f"{s}.json", "the layout, crossword-layout-generator format"),
-        ("Text", f"{s}.txt", "puzzle and solution as plain text"),
-        ("Markdown", f"{s}.md", "the clue list, ready to paste"),
-    ]
-    return [d for d in candidates if d[1] in _available_outputs(s)]
-
-
-def _available_outputs(slug: str) -> set[str]:
-    return set(puzzle_files_spec(slug))
+    expected = set(output_names(slug, quick=quick))
+    assert set(files) >= expected, f"outputs not rendered: {sorted(expected - set(files))}"
+    return {name: data for name, data in files.items() if name in expected}
 
 
 def render_page(puzzle: Puzzle, layout: Layout, config: SiteConfig) -> str:
@@ -221,14 +216,14 @@ def _source_key(path: Path, code: str, config: SiteConfig) -> str:
     return h.hexdigest()
 
 
-def _build_one(args: tuple[Path, SiteConfig, Path | None, str]) -> tuple[str, object, float, bool]:
+def _build_one(args: tuple[Path, SiteConfig, Path | None, str, bool]) -> tuple[str, object, float, bool]:
     """Worker: lay out and render one puzzle. Returns (path, files or error, seconds, layout cached)."""
-    path, config, cache, engine = args
+    path, config, cache, engine, quick = args
     t0 = time.perf_counter()
     try:
         puzzle = read_puzzle(path)
         layout, hit = cached_layout(puzzle, cache, engine)
-        files = puzzle_files(puzzle, layout, config)
+        files = puzzle_files(puzzle, layout, config, quick=quick)
         return str(path), (puzzle, layout, files), time.perf_counter() - t0, hit
     except CrosswordError as exc:
         return str(path), exc, time.perf_counter() - t0, False
@@ -243,8 +238,15 @@ def build_site(
     cache: Path | None = None,
     state: Path | None = None,
     report: Callable[[str], None] = print,
+    quick: bool = False,
+    only: set[str] | None = None,
 ) -> BuildResult:
     """Build root/puzzles into `out` (default root/public). See the module docstring.
+
+    `quick` renders only the fast outputs of stale puzzles (the page, SVG,
+    exports), leaving them stale so the next full build renders the rest;
+    watch mode runs a quick build, then a full one. `only` limits the stale
+    set to those slugs (the others count as unchanged if built before).
 
     `cache` holds cached layouts (default root/.cache); `state` the per-puzzle
     build keys that make the build incremental (default: the cache folder).
@@ -270,6 +272,14 @@ def build_site(
         if puzzle.meta.draft:
             continue
         key = _source_key(path, code, config)
+        if only is not None and slug not in only and (out / slug).exists():
+            try:
+                infos[slug] = PuzzleInfo(puzzle, cached_layout(puzzle, cache, engine)[0])
+                result.unchanged.append(slug)
+                continue
+            except CrosswordError as exc:
+                result.failed.append((slug, exc))
+                continue
         state_file = _state_path(state, slug)
         target = out / slug
         fresh = (
@@ -289,7 +299,7 @@ def build_site(
         else:
             stale.append((path, key))
 
-    work = [(path, config, cache, engine) for path, _ in stale]
+    work = [(path, config, cache, engine, quick) for path, _ in stale]
     keys = {str(path): key for path, key in stale}
     if jobs > 1 and len(work) > 1:
         import multiprocessing
@@ -297,9 +307,9 @@ def build_site(
         ctx = multiprocessing.get_context("fork") if hasattr(os, "fork") else None
         with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=ctx) as pool:
             outcomes: Iterable = pool.map(_build_one, work)
-            outcomes = list(_consume(outcomes, out, state, keys, infos, result, report))
+            outcomes = list(_consume(outcomes, out, state, keys, infos, result, report, quick))
     else:
-        list(_consume(map(_build_one, work), out, state, keys, infos, result, report))
+        list(_consume(map(_build_one, work), out, state, keys, infos, result, report, quick))
 
     published = set(infos)
     failed_slugs = {slug for slug, _ in result.failed}
@@ -313,7 +323,7 @@ def build_site(
     return result
 
 
-def _consume(outcomes, out, state, keys, infos, result, report):
+def _consume(outcomes, out, state, keys, infos, result, report, quick):
     for path, value, seconds, hit in outcomes:
         slug = Path(path).stem
         if isinstance(value, CrosswordError):
@@ -322,11 +332,12 @@ def _consume(outcomes, out, state, keys, infos, result, report):
             yield slug
             continue
         puzzle, layout, files = value
-        changed = _write_puzzle(out / slug, files)
+        changed = _write_puzzle(out / slug, files, prune=not quick)
         result.written += changed
         infos[slug] = PuzzleInfo(puzzle, layout)
         result.built.append(slug)
-        write_atomic(_state_path(state, slug), keys[path])
+        if not quick:
+            write_atomic(_state_path(state, slug), keys[path])
         how = "layout cached" if hit else f"seed {layout.seed}"
         report(
             f"build  {slug}: {len(layout.placements)} answers, {layout.cols}x{layout.rows}, "
@@ -335,7 +346,7 @@ def _consume(outcomes, out, state, keys, infos, result, report):
         yield slug
 
 
-def _write_puzzle(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
+def _write_puzzle(folder: Path, files: dict[str, str | bytes], *, prune: bool = True) -> list[Path]:
     changed = []
     for name in sorted(files):
         if "/" in name or name.startswith("."):
@@ -343,7 +354,7 @@ def _write_puzzle(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
         if write_atomic(folder / name, files[name]):
             changed.append(folder / name)
     # outputs this version no longer makes
-    for old in sorted(folder.iterdir()):
+    for old in sorted(folder.iterdir()) if prune else ():
         if old.is_file() and old.name not in files:
             old.unlink()
             changed.append(old)
