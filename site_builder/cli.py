@@ -14,6 +14,7 @@ from pathlib import Path
 from . import __version__
 from .errors import CrosswordError, PuzzleError, PuzzleErrors
 from .layout import STRATEGIES, layout_puzzle, params_for
+from .render import exports
 from .render import text as text_render
 from .source import read_puzzle
 
@@ -39,12 +40,35 @@ def _positive(value: str) -> int:
 # ---------------------------------------------------------------- generate
 
 OUTPUT_FILES = {
-    "txt": lambda puzzle, layout: text_render.render_text(puzzle, layout)
-    + "\n\nSolution\n\n"
-    + text_render.render_grid_text(layout, solution=True),
+    **exports.EXPORTS,  # ipuz, puz, xd, json, txt, md: the files export_files() gives
+}
+
+# `--format NAME`: what goes to stdout.
+STDOUT_FORMATS = {
+    "text": lambda puzzle, layout: text_render.render_text(puzzle, layout),
+    "solution": lambda puzzle, layout: text_render.render_text(puzzle, layout, solution=True),
     "json": text_render.render_json,
+    "ipuz": exports.render_ipuz,
+    "puz": exports.render_puz,
+    "xd": exports.render_xd,
     "md": text_render.render_markdown,
 }
+
+
+def _write_stdout(data: str | bytes) -> int:
+    """Write one --format output to stdout as bytes (UTF-8 for text); refuse binary on a terminal."""
+    if isinstance(data, bytes) and sys.stdout.isatty():
+        print(
+            "error: --format puz is a binary file and stdout is a terminal; "
+            "redirect it (> puzzle.puz) or use --out-dir DIR",
+            file=sys.stderr,
+        )
+        return 2
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    sys.stdout.flush()
+    sys.stdout.buffer.write(raw)
+    sys.stdout.buffer.flush()
+    return 0
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -68,6 +92,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         write_files(out, files)
         for name in sorted(files):
             print(f"wrote {out / name}", file=sys.stderr)
+    if args.format:
+        return _write_stdout(STDOUT_FORMATS[args.format](puzzle, layout))
     if args.json:
         sys.stdout.write(text_render.render_json(puzzle, layout))
     elif args.text or args.solution or not args.out_dir:
@@ -92,6 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--solution", action="store_true", help="print the text with the letters filled in")
     gen.add_argument("--json", action="store_true", help="print the layout as JSON (the seeds/003 format)")
     gen.add_argument("--out-dir", metavar="DIR", help="write the outputs into DIR")
+    gen.add_argument(
+        "--format", choices=list(STDOUT_FORMATS),
+        help="print one format to stdout: text, solution, json, ipuz, puz (binary; not to a terminal), xd or md",
+    )
     gen.add_argument("--seed", type=_positive, help="use this one seed instead of searching")
     gen.add_argument("--seeds", type=_positive, help="how many seeds to search (default: front matter, else 200)")
     gen.add_argument("--size", type=_positive, help="grid cap, squares a side (default: front matter, else 23)")
