@@ -289,10 +289,17 @@ def render_xd(puzzle: Puzzle, layout: Layout) -> str:
                 "\n".join(f"{letter}{p.number}. {xd_clue(clue_with_enumeration(p))} ~ {p.answer}" for p in group)
             )
     sections = ["\n".join(head), "\n".join(grid), "\n\n".join(groups)]
-    notes = "\n".join(line.rstrip() for line in m.notes.replace("\r\n", "\n").strip().split("\n"))
+    notes = "\n".join(_xd_note_line(line) for line in m.notes.replace("\r\n", "\n").strip().split("\n"))
     if notes:
         sections.append(notes)
     return "\n\n\n".join(sections) + "\n"
+
+
+def _xd_note_line(line: str) -> str:
+    """One notes line; one starting '##' gets a leading U+2060 WORD JOINER, or readers would take it for a
+    '## Section' heading (xd spec 2.0)."""
+    line = "".join(" " if unicodedata.category(ch) == "Cc" or ch in "\u2028\u2029" else ch for ch in line).rstrip()
+    return "\u2060" + line if line.lstrip().startswith("##") else line
 
 
 # ------------------------------------------------------------- the file set
