@@ -55,15 +55,20 @@ STDOUT_FORMATS = {
 }
 
 
-def _write_stdout(data: str | bytes) -> int:
-    """Write one --format output to stdout as bytes (UTF-8 for text); refuse binary on a terminal."""
-    if isinstance(data, bytes) and sys.stdout.isatty():
+def _binary_to_terminal(fmt: str | None) -> bool:
+    """True (after saying why) when a binary --format would go to a terminal."""
+    if fmt == "puz" and sys.stdout.isatty():
         print(
             "error: --format puz is a binary file and stdout is a terminal; "
             "redirect it (> puzzle.puz) or use --out-dir DIR",
             file=sys.stderr,
         )
-        return 2
+        return True
+    return False
+
+
+def _write_stdout(data: str | bytes) -> int:
+    """Write one --format output to stdout as bytes (UTF-8 for text)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     sys.stdout.flush()
     sys.stdout.buffer.write(raw)
@@ -72,6 +77,8 @@ def _write_stdout(data: str | bytes) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    if _binary_to_terminal(args.format):
+        return 2
     path = Path(args.words)
     puzzle = read_puzzle(path, require_front_matter=False)
     params = params_for(puzzle, seed=args.seed, seeds=args.seeds, size=args.size, strategy=args.strategy)
