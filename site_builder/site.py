@@ -139,6 +139,9 @@ class Output:
 
 OUTPUTS: tuple[Output, ...] = (
     Output("index.html", "Puzzle page", "solve it in the browser"),
+    Output("{slug}.ipuz", "ipuz", "open standard: GNOME Crosswords, the Crossword Nexus solver, Exolve"),
+    Output("{slug}.puz", "Across Lite", "Across Lite, Black Ink, XWord, Forkyz and most solving apps"),
+    Output("{slug}.xd", "xd", "plain text for crossword archives and any text editor"),
     Output("{slug}.json", "JSON", "the layout, in crossword-layout-generator's format"),
     Output("{slug}.txt", "Text", "puzzle and solution as plain text"),
     Output("{slug}.md", "Markdown", "the clue list, ready to paste into a README"),
@@ -156,15 +159,11 @@ def downloads(puzzle: Puzzle) -> list[tuple[str, str, str]]:
 
 def puzzle_files(puzzle: Puzzle, layout: Layout, config: SiteConfig, *, quick: bool = False) -> dict[str, str | bytes]:
     """Render every output of one puzzle (names relative to public/<slug>/); quick skips the slow ones."""
-    from .render import text
+    from .render.exports import export_files
 
     slug = puzzle.slug
-    files: dict[str, str | bytes] = {
-        f"{slug}.json": text.render_json(puzzle, layout),
-        f"{slug}.txt": text.render_text(puzzle, layout) + "\n\nSolution\n\n" + text.render_grid_text(layout, solution=True),
-        f"{slug}.md": text.render_markdown(puzzle, layout),
-        "index.html": render_page(puzzle, layout, config),
-    }
+    files = export_files(puzzle, layout)
+    files["index.html"] = render_page(puzzle, layout, config)
     expected = set(output_names(slug, quick=quick))
     assert set(files) >= expected, f"outputs not rendered: {sorted(expected - set(files))}"
     return {name: data for name, data in files.items() if name in expected}
