@@ -1,33 +1,43 @@
 # Crossword press. `make help` lists the targets.
 PYTHON ?= python3
 VENV ?= .venv
+PORT ?= 8000
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
-PUZZLES := $(sort $(wildcard puzzles/*.txt))
+SITE_STAMP := .cache/site.stamp
+# Everything a build reads: the puzzles (and their folder, so adding or deleting one counts),
+# the package, the templates and the site settings.
+SOURCES := puzzles $(wildcard puzzles/*.txt) pyproject.toml \
+	$(shell find site_builder templates -type f ! -name '*.pyc' 2>/dev/null)
+# `make -j2 site` passes its job count on to the builder, which renders puzzles in parallel.
+JOBS = $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),1)
 
 .DEFAULT_GOAL := site
-.PHONY: site test check bench clean help
+.PHONY: site test check watch bench clean help
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 10
 
 $(STAMP): pyproject.toml
-	@echo "setup  $(VENV) (virtual environment and packages)"
+	@echo "setup  $(VENV): virtual environment and packages"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test]'
-	@touch $@
+	@mkdir -p $(dir $@) && touch $@
 
-site: $(STAMP) ## build every puzzle into public/ (the default)
-	@for f in $(PUZZLES); do \
-	  slug=$$(basename $$f .txt); echo "build  $$slug"; \
-	  $(BIN)/crossword generate --words $$f --out-dir public/$$slug >/dev/null 2>&1 || { $(BIN)/crossword generate --words $$f >/dev/null; exit 1; }; \
-	done
+site: $(SITE_STAMP) ## build every puzzle into public/, incrementally (the default)
 
-test: $(STAMP) ## run the test suite
+$(SITE_STAMP): $(STAMP) $(SOURCES)
+	@$(BIN)/crossword build --jobs $(JOBS)
+	@mkdir -p $(dir $@) && touch $@
+
+check: $(STAMP) ## rebuild into a temporary folder and fail if public/ differs
+	@$(BIN)/crossword check --jobs $(JOBS)
+
+test: $(STAMP) ## run the test suite (it includes `make check`)
 	$(BIN)/python -m pytest
 
-bench: $(STAMP) ## time the layout search and report grid quality
+bench: $(STAMP) ## time the layout search and the site build, report grid quality
 	$(BIN)/python -m site_builder.bench
 
 clean: ## remove the virtual environment and caches (public/ is kept: it is committed)
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .cache .pytest_cache .hypothesis build *.egg-info

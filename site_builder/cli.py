@@ -14,6 +14,7 @@ from pathlib import Path
 from . import __version__
 from .errors import CrosswordError, PuzzleError, PuzzleErrors
 from .layout import STRATEGIES, layout_puzzle, params_for
+from .render import exports
 from .render import text as text_render
 from .source import read_puzzle
 
@@ -39,15 +40,45 @@ def _positive(value: str) -> int:
 # ---------------------------------------------------------------- generate
 
 OUTPUT_FILES = {
-    "txt": lambda puzzle, layout: text_render.render_text(puzzle, layout)
-    + "\n\nSolution\n\n"
-    + text_render.render_grid_text(layout, solution=True),
+    **exports.EXPORTS,  # ipuz, puz, xd, json, txt, md: the files export_files() gives
+}
+
+# `--format NAME`: what goes to stdout.
+STDOUT_FORMATS = {
+    "text": lambda puzzle, layout: text_render.render_text(puzzle, layout),
+    "solution": lambda puzzle, layout: text_render.render_text(puzzle, layout, solution=True),
     "json": text_render.render_json,
+    "ipuz": exports.render_ipuz,
+    "puz": exports.render_puz,
+    "xd": exports.render_xd,
     "md": text_render.render_markdown,
 }
 
 
+def _binary_to_terminal(fmt: str | None) -> bool:
+    """True (after saying why) when a binary --format would go to a terminal."""
+    if fmt == "puz" and sys.stdout.isatty():
+        print(
+            "error: --format puz is a binary file and stdout is a terminal; "
+            "redirect it (> puzzle.puz) or use --out-dir DIR",
+            file=sys.stderr,
+        )
+        return True
+    return False
+
+
+def _write_stdout(data: str | bytes) -> int:
+    """Write one --format output to stdout as bytes (UTF-8 for text)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    sys.stdout.flush()
+    sys.stdout.buffer.write(raw)
+    sys.stdout.buffer.flush()
+    return 0
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
+    if _binary_to_terminal(args.format):
+        return 2
     path = Path(args.words)
     puzzle = read_puzzle(path, require_front_matter=False)
     params = params_for(puzzle, seed=args.seed, seeds=args.seeds, size=args.size, strategy=args.strategy)
@@ -68,6 +99,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         write_files(out, files)
         for name in sorted(files):
             print(f"wrote {out / name}", file=sys.stderr)
+    if args.format:
+        return _write_stdout(STDOUT_FORMATS[args.format](puzzle, layout))
     if args.json:
         sys.stdout.write(text_render.render_json(puzzle, layout))
     elif args.text or args.solution or not args.out_dir:
@@ -95,6 +128,51 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 2 if any(d.level == ERROR for d in diagnostics) else 0
 
 
+# ------------------------------------------------------------ build, check
+
+
+def _report_failures(failed) -> None:
+    for _slug, exc in failed:
+        _print_error(exc)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from .site import build_site
+
+    root = Path(args.root)
+    result = build_site(root, Path(args.out) if args.out else None, jobs=args.jobs, force=args.force)
+    _report_failures(result.failed)
+    if not result.built and not result.removed and not result.failed and not args.quiet:
+        print(f"up to date: {len(result.unchanged)} puzzles")
+    if result.failed:
+        names = ", ".join(slug for slug, _ in result.failed)
+        print(f"error: {len(result.failed)} puzzle(s) failed: {names}; their previous outputs are kept", file=sys.stderr)
+        return max(exc.exit_status for _, exc in result.failed)
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .site import check_site
+
+    root = Path(args.root)
+    result, drifts = check_site(root, jobs=args.jobs, report=lambda line: None)
+    if result.failed:
+        _report_failures(result.failed)
+        return 2
+    if not drifts:
+        print(f"public/ matches the sources: {len(result.built)} puzzles, no drift")
+        return 0
+    for d in drifts:
+        print(f"drift: public/{d.path}: {d.kind} (from {d.source})")
+        if d.diff and not args.brief:
+            print(d.diff.rstrip("\n"))
+    print(
+        f"error: {len(drifts)} file(s) in public/ differ from what the code builds; run `make site` and commit public/",
+        file=sys.stderr,
+    )
+    return 1
+
+
 # -------------------------------------------------------------------- main
 
 
@@ -112,6 +190,10 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--solution", action="store_true", help="print the text with the letters filled in")
     gen.add_argument("--json", action="store_true", help="print the layout as JSON (the seeds/003 format)")
     gen.add_argument("--out-dir", metavar="DIR", help="write the outputs into DIR")
+    gen.add_argument(
+        "--format", choices=list(STDOUT_FORMATS),
+        help="print one format to stdout: text, solution, json, ipuz, puz (binary; not to a terminal), xd or md",
+    )
     gen.add_argument("--seed", type=_positive, help="use this one seed instead of searching")
     gen.add_argument("--seeds", type=_positive, help="how many seeds to search (default: front matter, else 200)")
     gen.add_argument("--size", type=_positive, help="grid cap, squares a side (default: front matter, else 23)")
@@ -122,6 +204,20 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("files", nargs="*", metavar="FILE", help="puzzle files or directories (default: puzzles/*.txt)")
     lint.add_argument("--strict", action="store_true", help="treat warnings as errors (exit status 2)")
     lint.set_defaults(func=cmd_lint)
+
+    build = sub.add_parser("build", help="build every puzzle in puzzles/ into public/, incrementally")
+    build.add_argument("--root", default=".", help="project folder holding puzzles/ and pyproject.toml (default .)")
+    build.add_argument("--out", metavar="DIR", help="output folder (default ROOT/public)")
+    build.add_argument("--jobs", "-j", type=_positive, default=1, help="puzzles to build at once (default 1)")
+    build.add_argument("--force", action="store_true", help="rebuild every puzzle, even the unchanged ones")
+    build.add_argument("--quiet", "-q", action="store_true", help="say nothing when everything is up to date")
+    build.set_defaults(func=cmd_build)
+
+    check = sub.add_parser("check", help="rebuild into a temporary folder and compare with public/, byte for byte")
+    check.add_argument("--root", default=".", help="project folder (default .)")
+    check.add_argument("--jobs", "-j", type=_positive, default=1, help="puzzles to build at once (default 1)")
+    check.add_argument("--brief", action="store_true", help="list drifted files without diffs")
+    check.set_defaults(func=cmd_check)
     return parser
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 
 from ..model import Layout, Placement, Puzzle
 
@@ -107,23 +108,64 @@ def render_json(puzzle: Puzzle, layout: Layout) -> str:
     return json.dumps(layout_json(puzzle, layout), ensure_ascii=False, indent=2) + "\n"
 
 
+def render_text_file(puzzle: Puzzle, layout: Layout) -> str:
+    """The .txt export: the puzzle (grid and clues), then the solution grid and answers."""
+    out = [render_text(puzzle, layout).rstrip("\n"), "", "-" * 40, "Solution", ""]
+    out.append(render_grid_text(layout, solution=True))
+    for heading, group in (("Across", layout.across), ("Down", layout.down)):
+        if not group:
+            continue
+        out.append(heading)
+        out.extend(f"{p.number:>3}. {p.entry.display}" for p in group)
+        out.append("")
+    return "\n".join(out)
+
+
 def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
-    """The clue list in Markdown, ready to paste into a README."""
-    out = [f"# {puzzle.meta.title}", ""]
+    """The clue list in Markdown, ready to paste into a README; answers folded away in <details>."""
+    m = puzzle.meta
+    out = [f"# {_md_escape(_one_line(m.title))}", ""]
+    byline = " · ".join(_md_escape(_one_line(x)) for x in (m.author, m.date.isoformat()) if x)
+    if byline:
+        out += [f"*{byline}*", ""]
     for heading, group in (("Across", layout.across), ("Down", layout.down)):
         if not group:
             continue
         out.append(f"## {heading}")
         out.append("")
         for p in group:
-            out.append(f"- **{p.number}.** {_md_escape(clue_text(p))}")
+            out.append(f"- **{p.number}.** {_md_clue(p)} ({p.entry.enumeration})")
         out.append("")
+    if layout.placements:
+        out += ["<details>", "<summary>Answers</summary>", ""]
+        for heading, group in (("Across", layout.across), ("Down", layout.down)):
+            if group:
+                answers = ", ".join(f"{p.number} {p.entry.display}" for p in group)
+                out.append(f"**{heading}:** {_md_escape(answers)}")
+                out.append("")
+        out += ["</details>", ""]
     return "\n".join(out)
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+_RTL = ("R", "AL")
+
+
+def _md_clue(p: Placement) -> str:
+    """The clue escaped for Markdown; right-to-left text is wrapped in Unicode isolates
+    (U+2068 ... U+2069) so the number and enumeration around it keep their places."""
+    clue = _md_escape(_one_line(p.entry.clue) or "(no clue yet)")
+    if any(unicodedata.bidirectional(ch) in _RTL for ch in clue):
+        clue = "\u2068" + clue + "\u2069"
+    return clue
+
+
 def _md_escape(text: str) -> str:
-    for ch in "\\`*_[]<>#|":
-        text = text.replace(ch, "\\" + ch)
-    return text
+    """Backslash-escape every character Markdown or inline HTML could act on."""
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
 
 
+_MD_SPECIAL = set("\\`*_[]<>#|&~")

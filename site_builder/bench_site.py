@@ -1,0 +1,107 @@
+"""Site build benchmark: a cold build of 50 generated puzzles, a no-op `make site`, a one-clue edit.
+
+The floor it is judged against is WeasyPrint alone rendering the same 50 PDF
+documents in one process (the HTML prepared beforehand), measured in the
+same run on the same machine. Target: cold build within 1.5x that floor,
+no-op under 0.5 s.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .layout.rng import Rng
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _archive(root: Path, count: int) -> None:
+    from .bench import generated_entries
+
+    (root / "puzzles").mkdir(parents=True)
+    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    rng = Rng(2026)
+    for i in range(count):
+        n = 12 + rng.below(30)
+        entries = generated_entries(n, seed=1000 + i)
+        lines = [f"---\ntitle: Generated puzzle {i + 1}\ndate: 2026-{1 + i % 12:02d}-{1 + i % 28:02d}\n"
+                 f"author: Bench\ntags: [bench]\nseeds: 40\n---"]
+        lines += [f"{e.answer} | Clue number {j + 1} for a generated answer" for j, e in enumerate(entries)]
+        (root / "puzzles" / f"gen-{i + 1:02d}.txt").write_text("\n".join(lines) + "\n")
+
+
+def _run(cmd: list[str], cwd: Path, env: dict | None = None) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    return time.perf_counter() - t0
+
+
+def weasyprint_floor(root: Path) -> float:
+    """Seconds WeasyPrint alone takes for the archive's PDFs, in one fresh process."""
+    code = (
+        "import sys, time, pathlib\n"
+        "t0 = time.perf_counter()\n"
+        "from site_builder.render import fonts  # noqa: F401  (our pinned fontconfig)\n"
+        "import weasyprint\n"
+        "from site_builder.render.pdf import pdf_html, pdf_stylesheets\n"
+        "from site_builder.source import read_puzzle\n"
+        "from site_builder.site import cached_layout\n"
+        "root = pathlib.Path(sys.argv[1])\n"
+        "docs = []\n"
+        "for p in sorted((root / 'puzzles').glob('*.txt')):\n"
+        "    puzzle = read_puzzle(p)\n"
+        "    layout, _ = cached_layout(puzzle, root / '.cache')\n"
+        "    docs.append(pdf_html(puzzle, layout))\n"
+        "t1 = time.perf_counter()\n"
+        "sheets = pdf_stylesheets()\n"
+        "for html, base in docs:\n"
+        "    weasyprint.HTML(string=html, base_url=base).write_pdf(stylesheets=sheets)\n"
+        "print(time.perf_counter() - t1 + (t1 - t0) * 0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def bench_site(count: int = 50, jobs: int = 2) -> dict[str, float]:
+    """Measure the site build on a temporary archive; returns seconds per step."""
+    crossword = [sys.executable, "-m", "site_builder"]
+    with tempfile.TemporaryDirectory(prefix="crossword-bench-") as tmp:
+        root = Path(tmp)
+        _archive(root, count)
+        env = dict(os.environ)
+        figures = {"puzzles": float(count)}
+        figures["cold build"] = _run([*crossword, "build", "--jobs", str(jobs)], root, env)
+        # make with nothing changed: the Makefile's stamp check, as a user runs it
+        make = ["make", "-s", "-f", str(REPO / "Makefile"), f"VENV={Path(sys.executable).parent.parent}",
+                f"STAMP={root / '.stamp'}", f"JOBS={jobs}"]
+        (root / ".stamp").touch()
+        _run([*make, "site"], root, env)
+        figures["no-op make site"] = _run([*make, "site"], root, env)
+        src = root / "puzzles" / "gen-07.txt"
+        src.write_text(src.read_text().replace("Clue number 3 ", "Edited clue 3 "))
+        figures["one-clue edit make site"] = _run([*make, "site"], root, env)
+        try:
+            figures["weasyprint floor (50 PDFs)"] = weasyprint_floor(root)
+            figures["cold build / floor"] = figures["cold build"] / figures["weasyprint floor (50 PDFs)"]
+        except (subprocess.CalledProcessError, ValueError) as exc:  # renders not installed
+            print(f"weasyprint floor not measured: {exc}", file=sys.stderr)
+        return figures
+
+
+def main() -> int:
+    figures = bench_site()
+    print("\nSite build (50 generated puzzles, make -j2)")
+    for name, value in figures.items():
+        unit = "" if name in ("puzzles", "cold build / floor") else " s"
+        print(f"  {name:<28} {value:8.2f}{unit}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

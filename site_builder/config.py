@@ -1,0 +1,77 @@
+"""Site settings: the `[tool.crossword]` table of pyproject.toml, validated like front matter.
+
+    [tool.crossword]
+    title = "The Crossword Press"          # site title, in every page header and the feed
+    base_url = "https://example.org/xw/"   # absolute links in the feed; must end with '/'
+    author = "The Crossword Press"         # default author for puzzles that name none
+    licence = "Puzzles CC BY 4.0"          # footer line, and the feed's rights
+    description = "Themed freeform crosswords"
+
+Every key is optional; an unknown key is an error naming its line and the
+closest known key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import PuzzleError, PuzzleErrors
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    title: str = "Crossword Press"
+    base_url: str = "https://example.org/"
+    author: str = ""
+    licence: str = ""
+    description: str = ""
+
+
+FIELDS = tuple(SiteConfig.__dataclass_fields__)
+
+
+def _line_of(text: str, key: str) -> int | None:
+    in_table = False
+    for i, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if s.startswith("["):
+            in_table = s.replace(" ", "") == "[tool.crossword]"
+            continue
+        if in_table and s.split("=", 1)[0].strip() == key:
+            return i
+    return None
+
+
+def load_config(pyproject: Path) -> SiteConfig:
+    """Read `[tool.crossword]`; defaults when the file or the table is missing."""
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return SiteConfig()
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PuzzleError(pyproject, None, f"not valid TOML: {exc}") from exc
+    table = data.get("tool", {}).get("crossword", {})
+    errors: list[PuzzleError] = []
+    values: dict[str, str] = {}
+    for key, value in table.items():
+        line = _line_of(text, key)
+        if key not in FIELDS:
+            hint = difflib.get_close_matches(key, FIELDS, n=1)
+            extra = f" (did you mean '{hint[0]}'?)" if hint else f" (known keys: {', '.join(FIELDS)})"
+            errors.append(PuzzleError(pyproject, line, f"unknown [tool.crossword] key '{key}'{extra}"))
+            continue
+        if not isinstance(value, str):
+            errors.append(PuzzleError(pyproject, line, f"[tool.crossword] '{key}' must be a string"))
+            continue
+        if key == "base_url" and not (value.startswith(("http://", "https://")) and value.endswith("/")):
+            errors.append(PuzzleError(pyproject, line, "'base_url' must start with http:// or https:// and end with '/'"))
+            continue
+        values[key] = value.strip()
+    if errors:
+        raise PuzzleErrors(errors)
+    return SiteConfig(**values)

@@ -1,0 +1,336 @@
+"""Exports for solvers' apps: ipuz, Across Lite .puz and .xd, plus the JSON, text and Markdown files.
+
+Every function here is pure: a Puzzle and its Layout in, `str` or `bytes`
+out, the same bytes on every run. `export_files` gives the whole set, keyed
+by file name, for the site build and `crossword generate --out-dir`.
+
+How a freeform grid maps onto each format (docs/exports.md says more):
+
+- ipuz: a cell outside the freeform shape is `null` in `puzzle` and
+  `solution`. The ipuz spec reserves `null` for an omitted cell (no square
+  at all, the case of shaped puzzles) and `#` for a block (a black square
+  that is part of the grid), so `null` says exactly what the cell is.
+  Enumerations go in each clue's `enumeration` field with
+  `showenumerations: true`, not in the clue text.
+- .puz: the format only knows black squares, so every unused cell is black.
+  Enumerations are appended to the clue text, "Clue (3,4)". Text is
+  ISO-8859-1 in version 1.3; see `_puz_strings` for what happens to other
+  characters.
+- .xd: `_` (a cell that does not exist) for unused cells; the freeform grid
+  has no blocks, so `#` never appears. Enumerations are in the clue text, as
+  .xd has no field for them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from typing import Callable
+
+from .. import __version__
+from ..model import Direction, Layout, Placement, Puzzle
+from . import text as text_render
+
+IPUZ_KIND = "http://ipuz.org/crossword#1"
+IPUZ_VERSION = "http://ipuz.org/v2"
+ORIGIN = f"Crossword Press {__version__}"
+
+# ------------------------------------------------------------------ shared
+
+
+def one_line(text: str) -> str:
+    """`text` with every line break, tab or control character turned into one space.
+
+    Clues are one line in the source already; front-matter text may not be.
+    """
+    out = []
+    for ch in text:
+        if ch in "\u2028\u2029" or unicodedata.category(ch) == "Cc":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return re.sub(r" {2,}", " ", "".join(out)).strip()
+
+
+def clue_of(p: Placement) -> str:
+    """The clue text of a placement without its enumeration, on one line."""
+    return one_line(p.entry.clue) or "(no clue yet)"
+
+
+def clue_with_enumeration(p: Placement) -> str:
+    return f"{clue_of(p)} ({p.entry.enumeration})"
+
+
+def clue_order(layout: Layout) -> list[Placement]:
+    """Placements by clue number, Across before Down at the same number (the .puz order)."""
+    return sorted(layout.placements, key=lambda p: (p.number, p.direction is Direction.DOWN))
+
+
+def _json_text(data: object) -> str:
+    """Indented JSON, a list of plain values on one line (a grid row, a clue's fields).
+
+    `<`, `>`, `&` and U+2028/U+2029 are escaped, so the text is safe inside
+    HTML or a script as well.
+    """
+    raw = _json_lines(data, "")
+    for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        raw = raw.replace(ch, esc)
+    return raw + "\n"
+
+
+def _json_lines(value: object, indent: str) -> str:
+    inner = indent + "  "
+    if isinstance(value, dict) and value:
+        if all(not isinstance(v, (dict, list)) for v in value.values()):
+            return json.dumps(value, ensure_ascii=False)
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {_json_lines(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list) and value and any(isinstance(v, (dict, list)) for v in value):
+        return "[\n" + ",\n".join(inner + _json_lines(v, inner) for v in value) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+# -------------------------------------------------------------------- ipuz
+
+
+def ipuz_data(puzzle: Puzzle, layout: Layout) -> dict:
+    """The ipuz document as a dict (see `render_ipuz`)."""
+    m = puzzle.meta
+    cells = layout.cells
+    numbers = layout.numbers
+    grid = []
+    solution = []
+    for r in range(layout.rows):
+        grid_row: list[int | None] = []
+        sol_row: list[str | None] = []
+        for c in range(layout.cols):
+            ch = cells.get((r, c))
+            grid_row.append(None if ch is None else numbers.get((r, c), 0))
+            sol_row.append(ch)
+        grid.append(grid_row)
+        solution.append(sol_row)
+    data: dict = {"version": IPUZ_VERSION, "kind": [IPUZ_KIND], "title": one_line(m.title)}
+    for key, value in (
+        ("author", m.author),
+        ("copyright", m.copyright),
+        ("intro", m.description),
+        ("notes", m.notes),
+        ("difficulty", m.difficulty),
+    ):
+        if value:
+            data[key] = value if key == "notes" else one_line(value)
+    data["date"] = m.date.strftime("%m/%d/%Y")
+    data.update(
+        {
+            "origin": ORIGIN,
+            "block": "#",
+            "empty": 0,
+            "charset": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            "dimensions": {"width": layout.cols, "height": layout.rows},
+            "showenumerations": True,
+            "puzzle": grid,
+            "solution": solution,
+            "clues": {
+                "Across": [_ipuz_clue(p) for p in layout.across],
+                "Down": [_ipuz_clue(p) for p in layout.down],
+            },
+        }
+    )
+    return data
+
+
+def _ipuz_clue(p: Placement) -> dict:
+    return {"number": p.number, "clue": clue_of(p), "enumeration": p.entry.enumeration}
+
+
+def render_ipuz(puzzle: Puzzle, layout: Layout) -> str:
+    """The puzzle as an ipuz crossword (JSON, UTF-8)."""
+    return _json_text(ipuz_data(puzzle, layout))
+
+
+# --------------------------------------------------------------------- puz
+
+# Typographic characters outside ISO-8859-1 and their plain spellings.
+_LATIN1_SUBSTITUTES = {
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2212": "-",
+    "\u2014": "--", "\u2015": "--", "\u2026": "...", "\u2022": "*",
+    "\u20ac": "EUR", "\u2122": "(TM)", "\u2009": " ", "\u200a": " ", "\u202f": " ", "\u2007": " ",
+    "\u200b": "", "\u200c": "", "\u200d": "", "\u2060": "", "\ufeff": "",
+    "\u0152": "OE", "\u0153": "oe", "\u0141": "L", "\u0142": "l", "\u0131": "i",
+}
+
+
+def to_latin1(text: str) -> str | None:
+    """`text` spelled in ISO-8859-1, or None when that would lose letters.
+
+    Typographic quotes, dashes and ellipses become their ASCII forms; a letter
+    with an accent that Latin-1 lacks loses the accent (o with double acute
+    becomes o). A character with no such spelling (Hebrew, Greek, emoji,
+    CJK) gives None.
+    """
+    out = []
+    for ch in text:
+        if ord(ch) < 0x100:
+            out.append(ch)
+            continue
+        if ch in _LATIN1_SUBSTITUTES:
+            out.append(_LATIN1_SUBSTITUTES[ch])
+            continue
+        compat = unicodedata.normalize("NFKC", ch)
+        if compat != ch and all(ord(c) < 0x100 for c in compat):
+            out.append(compat)
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        if base and all(ord(c) < 0x100 for c in base):
+            out.append(base)
+            continue
+        return None
+    return "".join(out)
+
+
+def _puz_strings(puzzle: Puzzle, layout: Layout) -> tuple[str, dict[str, str], list[str]]:
+    """(version, header strings, clues) for the .puz file.
+
+    Version 1.3, the one every reader knows, stores ISO-8859-1 text; when
+    `to_latin1` can spell every string, that is what we write. When one
+    cannot (a right-to-left clue, an emoji), the file is version 2.0, whose
+    strings are UTF-8 and keep the text exactly: Across Lite 2.x and later
+    and most current apps read it; older readers show the non-ASCII text
+    garbled. The grid itself is always A-Z.
+    """
+    m = puzzle.meta
+    notes = "\n\n".join(x.strip() for x in (m.description, m.notes) if x.strip())
+    notes = "\n".join(one_line(line) for line in notes.replace("\r\n", "\n").split("\n"))
+    header = {
+        "title": one_line(m.title),
+        "author": one_line(m.author),
+        "copyright": one_line(m.copyright),
+        "notes": notes,
+    }
+    clues = [clue_with_enumeration(p) for p in clue_order(layout)]
+    latin = {k: to_latin1(v) for k, v in header.items()}
+    latin_clues = [to_latin1(c) for c in clues]
+    if all(v is not None for v in latin.values()) and all(c is not None for c in latin_clues):
+        return "1.3", {k: v for k, v in latin.items() if v is not None}, [c for c in latin_clues if c is not None]
+    return "2.0", header, clues
+
+
+def render_puz(puzzle: Puzzle, layout: Layout) -> bytes:
+    """The puzzle as an Across Lite .puz file, written with puzpy.
+
+    Unused cells are black squares; clues go by number, Across before Down
+    at the same number, as the format requires. Raises ValueError if the
+    grid's numbering is not the one .puz readers derive (it always is for
+    a valid layout: every run of two or more letters is one answer).
+    """
+    import puz
+
+    version, header, clues = _puz_strings(puzzle, layout)
+    p = puz.Puzzle(version=version)
+    p.width, p.height = layout.cols, layout.rows
+    cells = layout.cells
+    solution = "".join(
+        cells.get((r, c), puz.BLACKSQUARE) for r in range(layout.rows) for c in range(layout.cols)
+    )
+    p.solution = solution
+    p.fill = "".join(puz.BLACKSQUARE if ch == puz.BLACKSQUARE else puz.BLANKSQUARE for ch in solution)
+    p.title, p.author, p.copyright, p.notes = header["title"], header["author"], header["copyright"], header["notes"]
+    p.clues = clues
+    across, down = puz.get_grid_numbering(solution, layout.cols, layout.rows)
+    theirs = sorted(
+        [(e["num"], 0, e["row"], e["col"], e["len"]) for e in across]
+        + [(e["num"], 1, e["row"], e["col"], e["len"]) for e in down]
+    )
+    ours = [(q.number, int(q.direction is Direction.DOWN), q.row, q.col, len(q.answer)) for q in clue_order(layout)]
+    if theirs != ours:
+        raise ValueError("the grid's numbering differs from the .puz numbering; the layout breaks the one-run-one-answer rule")
+    return p.tobytes()
+
+
+# ---------------------------------------------------------------------- xd
+
+XD_HEADER_KEYS = ("Title", "Author", "Copyright", "Date", "Description", "Difficulty")
+
+
+def xd_clue(text: str) -> str:
+    """Clue text made safe for an .xd clue line.
+
+    .xd reads a backslash as a line break inside a clue, so a literal one is
+    written as U+29F5 (REVERSE SOLIDUS OPERATOR), which looks the same.
+    """
+    return one_line(text).replace("\\", "\u29f5")
+
+
+def render_xd(puzzle: Puzzle, layout: Layout) -> str:
+    """The puzzle in the plain-text .xd format.
+
+    Sections are separated by two blank lines: metadata (`Key: value`), the
+    grid (`_` for a cell that does not exist), the clues (`A1. clue (4) ~
+    ANSWER`, a blank line between Across and Down), then the notes.
+    """
+    m = puzzle.meta
+    values = {
+        "Title": m.title,
+        "Author": m.author,
+        "Copyright": m.copyright,
+        "Date": m.date.isoformat(),
+        "Description": m.description,
+        "Difficulty": m.difficulty,
+    }
+    head = [f"{k}: {one_line(values[k])}" for k in XD_HEADER_KEYS if one_line(values[k])]
+    grid = ["".join(ch or "_" for ch in row) for row in layout.grid()]
+    groups = []
+    for letter, group in (("A", layout.across), ("D", layout.down)):
+        if group:
+            groups.append(
+                "\n".join(f"{letter}{p.number}. {xd_clue(clue_with_enumeration(p))} ~ {p.answer}" for p in group)
+            )
+    sections = ["\n".join(head), "\n".join(grid), "\n\n".join(groups)]
+    notes = "\n".join(_xd_note_line(line) for line in m.notes.replace("\r\n", "\n").strip().split("\n"))
+    if notes:
+        sections.append(notes)
+    return "\n\n\n".join(sections) + "\n"
+
+
+def _xd_note_line(line: str) -> str:
+    """One notes line; one starting '##' gets a leading U+2060 WORD JOINER, or readers would take it for a
+    '## Section' heading (xd spec 2.0)."""
+    line = "".join(" " if unicodedata.category(ch) == "Cc" or ch in "\u2028\u2029" else ch for ch in line).rstrip()
+    return "\u2060" + line if line.lstrip().startswith("##") else line
+
+
+# ------------------------------------------------------------- the file set
+
+
+def render_txt(puzzle: Puzzle, layout: Layout) -> str:
+    return text_render.render_text_file(puzzle, layout)
+
+
+EXPORTS: dict[str, Callable[[Puzzle, Layout], str | bytes]] = {
+    "ipuz": render_ipuz,
+    "puz": render_puz,
+    "xd": render_xd,
+    "json": text_render.render_json,
+    "txt": render_txt,
+    "md": text_render.render_markdown,
+}
+"""File extension -> renderer, in the order the puzzle page lists them."""
+
+
+def export_files(puzzle: Puzzle, layout: Layout) -> dict[str, str | bytes]:
+    """Every export of one puzzle: `{"<slug>.ipuz": ..., "<slug>.puz": b"...", ...}`."""
+    return {f"{puzzle.slug}.{ext}": render(puzzle, layout) for ext, render in EXPORTS.items()}
+
+
+# What each file is for, for the puzzle page's download links.
+APPS: dict[str, str] = {
+    "ipuz": "ipuz (open standard): GNOME Crosswords, the Crossword Nexus solver, Exolve",
+    "puz": "Across Lite: Across Lite, Black Ink, XWord, Forkyz and most solving apps",
+    "xd": ".xd plain text: xd corpus tools, any text editor",
+    "json": "layout JSON for programs (crossword-layout-generator format)",
+    "txt": "plain text, puzzle then solution",
+    "md": "clue list in Markdown, to paste into a README",
+}

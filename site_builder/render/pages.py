@@ -1,0 +1,81 @@
+"""The archive's own pages: index, tag pages and the Atom feed (Jinja2 templates in templates/)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from ..config import SiteConfig
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+@lru_cache(maxsize=None)
+def environment() -> jinja2.Environment:
+    """One Jinja2 environment: autoescape on for HTML and XML, undefined names are errors."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=jinja2.select_autoescape(["html", "xml", "j2"], default_for_string=True, default=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def _entry(info) -> dict:
+    p, layout = info.puzzle, info.layout
+    slug = p.slug
+    return {
+        "slug": slug,
+        "title": p.meta.title,
+        "date": p.meta.date.isoformat(),
+        "date_long": f"{p.meta.date.day} {p.meta.date.strftime('%B')} {p.meta.date.year}",
+        "author": p.meta.author,
+        "description": p.meta.description,
+        "difficulty": p.meta.difficulty,
+        "tags": p.meta.tags,
+        "size": f"{layout.cols}×{layout.rows}",
+        "answers": len(layout.placements),
+        "crossings": layout.crossings,
+        "page": f"{slug}/index.html",
+        "pdf": f"{slug}/{slug}.pdf",
+        "solution": f"{slug}/{slug}-solution.svg",
+        "thumb": f"{slug}/{slug}-thumb.png",
+    }
+
+
+def site_pages(infos: list, config: SiteConfig) -> dict[str, str]:
+    """index.html, tags/<tag>.html and feed.xml for the puzzles (newest first)."""
+    env = environment()
+    entries = [_entry(i) for i in infos]
+    for e, info in zip(entries, infos):
+        if not e["author"]:
+            e["author"] = config.author
+    tags = sorted({t for e in entries for t in e["tags"]})
+    files = {
+        "index.html": env.get_template("index.html").render(
+            site=config, entries=entries, tags=tags, root="", heading=None
+        ),
+        "feed.xml": env.get_template("feed.xml").render(
+            site=config, entries=entries, updated=max((e["date"] for e in entries), default="1970-01-01")
+        ),
+    }
+    for tag in tags:
+        tagged = [e for e in entries if tag in e["tags"]]
+        files[f"tags/{tag}.html"] = env.get_template("index.html").render(
+            site=config, entries=tagged, tags=tags, root="../", heading=tag
+        )
+    return files
+
+
+def render_puzzle_fallback(puzzle, layout, config, downloads) -> str:  # replaced by render.html on merge
+    import html
+
+    rows = "".join(
+        f"<li>{p.number} {p.direction.value}: {html.escape(p.entry.clue)}</li>" for p in layout.placements
+    )
+    links = "".join(f'<li><a href="{html.escape(h)}">{html.escape(l)}</a></li>' for l, h, _ in downloads)
+    return f"<!doctype html><title>{html.escape(puzzle.meta.title)}</title><ul>{rows}</ul><ul>{links}</ul>\n"

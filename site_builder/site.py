@@ -1,0 +1,468 @@
+"""Building the archive: puzzles/*.txt -> public/.
+
+The plan: read every puzzle (cheap), decide which are stale, lay out and
+render the stale ones (in worker processes when jobs > 1), write their files
+through the one writer, then write the index, tag pages, feed and static
+files. A puzzle is stale when the hash of its source, the code that renders
+it and the site settings differs from the hash recorded at its last build
+(kept under .cache/, never in public/), or when one of its outputs is
+missing.
+
+Layouts are cached by what they depend on (the answers, their order and
+stars, the layout parameters and the engine's code), so a clue-only edit
+renders again without laying out again.
+
+A puzzle that fails (bad file, required answer that cannot be placed) is
+reported with its `file:line` message; its previous outputs stay, the others
+are built, the index is left as it was, and the build ends non-zero.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .config import SiteConfig, load_config
+from .errors import CrosswordError
+from .layout import layout_puzzle, params_for
+from .layout.result import number_placements
+from .model import Direction, Entry, Layout, LayoutParams, Placement, Puzzle
+from .source import read_puzzle
+from .writer import write_atomic
+
+PACKAGE = Path(__file__).resolve().parent
+REPO = PACKAGE.parent
+TEMPLATES = REPO / "templates"
+STATIC = PACKAGE / "static"
+LAYOUT_CODE = [PACKAGE / "model.py", *sorted((PACKAGE / "layout").glob("*.py"))]
+
+
+# ------------------------------------------------------------ fingerprints
+
+
+def _hash_files(paths: Iterable[Path], root: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(paths):
+        if p.is_file():
+            h.update(str(p.relative_to(root)).encode())
+            h.update(b"\0")
+            h.update(p.read_bytes())
+            h.update(b"\0")
+    return h.hexdigest()
+
+
+def code_fingerprint() -> str:
+    """Hash of everything that shapes an output besides the puzzle: package, templates, static files."""
+    files = [p for p in PACKAGE.rglob("*") if p.suffix not in (".pyc",) and "__pycache__" not in p.parts]
+    files += list(TEMPLATES.rglob("*")) if TEMPLATES.exists() else []
+    return _hash_files(files, REPO)
+
+
+def layout_fingerprint() -> str:
+    return _hash_files(LAYOUT_CODE, REPO)
+
+
+def layout_key(puzzle: Puzzle, params: LayoutParams, engine: str) -> str:
+    """What a layout depends on: answers in order with their stars, the parameters, the engine code."""
+    h = hashlib.sha256()
+    h.update(engine.encode())
+    h.update(repr(params).encode())
+    for e in puzzle.entries:
+        h.update(f"{'*' if e.required else ''}{e.answer}\n".encode())
+    return h.hexdigest()
+
+
+# ------------------------------------------------------------- layout cache
+
+
+def _layout_to_json(layout: Layout) -> str:
+    data = {
+        "rows": layout.rows,
+        "cols": layout.cols,
+        "seed": layout.seed,
+        "strategy": layout.strategy,
+        "placements": [[p.entry.answer, p.row, p.col, p.direction.value, p.entry.fill] for p in layout.placements],
+        "unplaced": [e.answer for e in layout.unplaced],
+    }
+    return json.dumps(data, sort_keys=True)
+
+
+def _layout_from_json(text: str, puzzle: Puzzle, params: LayoutParams) -> Layout:
+    data = json.loads(text)
+    by_answer = {e.answer: e for e in puzzle.entries}
+    placements = []
+    for answer, row, col, direction, fill in data["placements"]:
+        entry = by_answer.get(answer) or Entry(answer, "", fill=bool(fill))
+        placements.append(Placement(entry, row, col, Direction(direction)))
+    unplaced = tuple(by_answer[a] for a in data["unplaced"])
+    return Layout(number_placements(placements), unplaced, data["rows"], data["cols"], data["seed"], data["strategy"], params)
+
+
+def cached_layout(puzzle: Puzzle, cache: Path | None, engine: str | None = None) -> tuple[Layout, bool]:
+    """The puzzle's layout, from the cache when its key matches; (layout, came_from_cache)."""
+    params = params_for(puzzle)
+    if cache is None:
+        return layout_puzzle(puzzle, params), False
+    engine = engine or layout_fingerprint()
+    path = cache / "layouts" / f"{layout_key(puzzle, params, engine)}.json"
+    try:
+        return _layout_from_json(path.read_text(encoding="utf-8"), puzzle, params), True
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    layout = layout_puzzle(puzzle, params)
+    write_atomic(path, _layout_to_json(layout))
+    return layout, False
+
+
+# ----------------------------------------------------------------- outputs
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file of public/<slug>/: its name pattern, label and note for the page, and whether it is slow."""
+
+    pattern: str  # "{slug}.pdf"
+    label: str
+    note: str
+    slow: bool = False  # PNG and PDF: skipped by quick builds (watch renders them a moment later)
+
+    def name(self, slug: str) -> str:
+        return self.pattern.format(slug=slug)
+
+
+OUTPUTS: tuple[Output, ...] = (
+    Output("index.html", "Puzzle page", "solve it in the browser"),
+    Output("{slug}.ipuz", "ipuz", "open standard: GNOME Crosswords, the Crossword Nexus solver, Exolve"),
+    Output("{slug}.puz", "Across Lite", "Across Lite, Black Ink, XWord, Forkyz and most solving apps"),
+    Output("{slug}.xd", "xd", "plain text for crossword archives and any text editor"),
+    Output("{slug}.json", "JSON", "the layout, in crossword-layout-generator's format"),
+    Output("{slug}.txt", "Text", "puzzle and solution as plain text"),
+    Output("{slug}.md", "Markdown", "the clue list, ready to paste into a README"),
+)
+
+
+def output_names(slug: str, *, quick: bool = False) -> list[str]:
+    return sorted(o.name(slug) for o in OUTPUTS if not (quick and o.slow))
+
+
+def downloads(puzzle: Puzzle) -> list[tuple[str, str, str]]:
+    """(label, file name, note) for every download linked from the puzzle page."""
+    return [(o.label, o.name(puzzle.slug), o.note) for o in OUTPUTS if o.pattern != "index.html"]
+
+
+def puzzle_files(puzzle: Puzzle, layout: Layout, config: SiteConfig, *, quick: bool = False) -> dict[str, str | bytes]:
+    """Render every output of one puzzle (names relative to public/<slug>/); quick skips the slow ones."""
+    from .render.exports import export_files
+
+    slug = puzzle.slug
+    files = export_files(puzzle, layout)
+    files["index.html"] = render_page(puzzle, layout, config)
+    expected = set(output_names(slug, quick=quick))
+    assert set(files) >= expected, f"outputs not rendered: {sorted(expected - set(files))}"
+    return {name: data for name, data in files.items() if name in expected}
+
+
+def render_page(puzzle: Puzzle, layout: Layout, config: SiteConfig) -> str:
+    from .render.pages import render_puzzle_fallback
+
+    return render_puzzle_fallback(puzzle, layout, config, downloads(puzzle))
+
+
+# ------------------------------------------------------------------- build
+
+
+@dataclass
+class PuzzleInfo:
+    """What the index needs to know of a built puzzle."""
+
+    puzzle: Puzzle
+    layout: Layout
+
+
+@dataclass
+class BuildResult:
+    built: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    failed: list[tuple[str, CrosswordError]] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+
+def _published_sources(puzzles_dir: Path) -> list[Path]:
+    return sorted(p for p in puzzles_dir.glob("*.txt") if p.is_file())
+
+
+def _state_path(cache: Path, slug: str) -> Path:
+    return cache / "state" / f"{slug}.key"
+
+
+def _source_key(path: Path, code: str, config: SiteConfig) -> str:
+    h = hashlib.sha256()
+    h.update(code.encode())
+    h.update(repr(config).encode())
+    h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _build_one(args: tuple[Path, SiteConfig, Path | None, str, bool]) -> tuple[str, object, float, bool]:
+    """Worker: lay out and render one puzzle. Returns (path, files or error, seconds, layout cached)."""
+    path, config, cache, engine, quick = args
+    t0 = time.perf_counter()
+    try:
+        puzzle = read_puzzle(path)
+        layout, hit = cached_layout(puzzle, cache, engine)
+        files = puzzle_files(puzzle, layout, config, quick=quick)
+        return str(path), (puzzle, layout, files), time.perf_counter() - t0, hit
+    except CrosswordError as exc:
+        return str(path), exc, time.perf_counter() - t0, False
+
+
+def build_site(
+    root: Path,
+    out: Path | None = None,
+    *,
+    jobs: int = 1,
+    force: bool = False,
+    cache: Path | None = None,
+    state: Path | None = None,
+    report: Callable[[str], None] = print,
+    quick: bool = False,
+    only: set[str] | None = None,
+) -> BuildResult:
+    """Build root/puzzles into `out` (default root/public). See the module docstring.
+
+    `quick` renders only the fast outputs of stale puzzles (the page, SVG,
+    exports), leaving them stale so the next full build renders the rest;
+    watch mode runs a quick build, then a full one. `only` limits the stale
+    set to those slugs (the others count as unchanged if built before).
+
+    `cache` holds cached layouts (default root/.cache); `state` the per-puzzle
+    build keys that make the build incremental (default: the cache folder).
+    """
+    root = Path(root)
+    out = Path(out) if out is not None else root / "public"
+    cache = cache if cache is not None else root / ".cache"
+    state = state if state is not None else cache
+    config = load_config(root / "pyproject.toml")
+    code = code_fingerprint()
+    engine = layout_fingerprint()
+    result = BuildResult()
+
+    infos: dict[str, PuzzleInfo] = {}
+    stale: list[tuple[Path, str]] = []
+    for path in _published_sources(root / "puzzles"):
+        slug = path.stem
+        try:
+            puzzle = read_puzzle(path)
+        except CrosswordError as exc:
+            result.failed.append((slug, exc))
+            continue
+        if puzzle.meta.draft:
+            continue
+        key = _source_key(path, code, config)
+        if only is not None and slug not in only and (out / slug).exists():
+            try:
+                infos[slug] = PuzzleInfo(puzzle, cached_layout(puzzle, cache, engine)[0])
+                result.unchanged.append(slug)
+                continue
+            except CrosswordError as exc:
+                result.failed.append((slug, exc))
+                continue
+        state_file = _state_path(state, slug)
+        target = out / slug
+        fresh = (
+            not force
+            and state_file.exists()
+            and state_file.read_text() == key
+            and all((target / n).exists() for n in output_names(slug))
+        )
+        if fresh:
+            try:
+                layout, _ = cached_layout(puzzle, cache, engine)
+            except CrosswordError as exc:  # pragma: no cover - a cached puzzle laid out before
+                result.failed.append((slug, exc))
+                continue
+            infos[slug] = PuzzleInfo(puzzle, layout)
+            result.unchanged.append(slug)
+        else:
+            stale.append((path, key))
+
+    work = [(path, config, cache, engine, quick) for path, _ in stale]
+    keys = {str(path): key for path, key in stale}
+    if jobs > 1 and len(work) > 1:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork") if hasattr(os, "fork") else None
+        with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=ctx) as pool:
+            outcomes: Iterable = pool.map(_build_one, work)
+            outcomes = list(_consume(outcomes, out, state, keys, infos, result, report, quick))
+    else:
+        list(_consume(map(_build_one, work), out, state, keys, infos, result, report, quick))
+
+    published = set(infos)
+    failed_slugs = {slug for slug, _ in result.failed}
+    if not result.failed:
+        result.written += write_site_files(out, list(infos.values()), config)
+        result.removed += _remove_stale(out, published)
+        for slug in result.removed:
+            report(f"remove {slug}")
+    elif failed_slugs:
+        report(f"index  kept as it was: {len(failed_slugs)} puzzle(s) failed")
+    return result
+
+
+def _consume(outcomes, out, state, keys, infos, result, report, quick):
+    for path, value, seconds, hit in outcomes:
+        slug = Path(path).stem
+        if isinstance(value, CrosswordError):
+            result.failed.append((slug, value))
+            report(f"fail   {slug}")
+            yield slug
+            continue
+        puzzle, layout, files = value
+        changed = _write_puzzle(out / slug, files, prune=not quick)
+        result.written += changed
+        infos[slug] = PuzzleInfo(puzzle, layout)
+        result.built.append(slug)
+        if not quick:
+            write_atomic(_state_path(state, slug), keys[path])
+        how = "layout cached" if hit else f"seed {layout.seed}"
+        report(
+            f"build  {slug}: {len(layout.placements)} answers, {layout.cols}x{layout.rows}, "
+            f"{layout.crossings} crossings, {how} ({seconds:.1f} s)"
+        )
+        yield slug
+
+
+def _write_puzzle(folder: Path, files: dict[str, str | bytes], *, prune: bool = True) -> list[Path]:
+    changed = []
+    for name in sorted(files):
+        if "/" in name or name.startswith("."):
+            raise ValueError(f"bad output name {name!r}")
+        if write_atomic(folder / name, files[name]):
+            changed.append(folder / name)
+    # outputs this version no longer makes
+    for old in sorted(folder.iterdir()) if prune else ():
+        if old.is_file() and old.name not in files:
+            old.unlink()
+            changed.append(old)
+    return changed
+
+
+def _remove_stale(out: Path, published: set[str]) -> list[str]:
+    """Delete puzzle folders of public/ whose puzzle is gone or now a draft."""
+    removed = []
+    if not out.exists():
+        return removed
+    for d in sorted(out.iterdir()):
+        if d.is_dir() and d.name not in published and d.name not in ("static", "tags") and (d / f"{d.name}.json").exists():
+            shutil.rmtree(d)
+            removed.append(d.name)
+    return removed
+
+
+# ------------------------------------------------------------- site files
+
+
+def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig) -> list[Path]:
+    from .render.pages import site_pages
+
+    files = site_pages(sorted(infos, key=lambda i: (i.puzzle.meta.date, i.puzzle.slug), reverse=True), config)
+    for src in sorted(STATIC.rglob("*")):
+        if src.is_file():
+            files[f"static/{src.relative_to(STATIC).as_posix()}"] = src.read_bytes()
+    changed = []
+    for name in sorted(files):
+        if write_atomic(out / name, files[name]):
+            changed.append(out / name)
+    # tag pages and static files that are no longer made
+    for sub in ("tags", "static"):
+        folder = out / sub
+        if folder.exists():
+            for old in sorted(folder.rglob("*")):
+                if old.is_file() and old.relative_to(out).as_posix() not in files:
+                    old.unlink()
+                    changed.append(old)
+    return changed
+
+
+# ------------------------------------------------------------------- check
+
+TEXT_SUFFIXES = {".html", ".txt", ".md", ".json", ".svg", ".xml", ".xd", ".ipuz", ".css", ".js"}
+
+
+@dataclass(frozen=True)
+class Drift:
+    path: str  # relative to public/
+    kind: str  # "differs", "missing" (the build makes it, public/ lacks it), "stale" (public/ has it, the build does not)
+    source: str  # the puzzle file it comes from, or "site" for index, feed, tags and static files
+    diff: str = ""
+
+
+def _source_of(rel: str, root: Path) -> str:
+    first = rel.split("/", 1)[0]
+    if "/" in rel and first not in ("static", "tags"):
+        return f"puzzles/{first}.txt"
+    return "site (templates, static files, pyproject.toml)"
+
+
+def compare_trees(expected: Path, actual: Path, root: Path) -> list[Drift]:
+    """Differences between a fresh build (`expected`) and the committed folder (`actual`)."""
+    import difflib
+
+    def files(folder: Path) -> dict[str, Path]:
+        if not folder.exists():
+            return {}
+        return {p.relative_to(folder).as_posix(): p for p in folder.rglob("*") if p.is_file()}
+
+    want, have = files(expected), files(actual)
+    drifts = []
+    for rel in sorted(set(want) | set(have)):
+        src = _source_of(rel, root)
+        if rel not in have:
+            drifts.append(Drift(rel, "missing", src))
+        elif rel not in want:
+            drifts.append(Drift(rel, "stale", src))
+        else:
+            a, b = want[rel].read_bytes(), have[rel].read_bytes()
+            if a == b:
+                continue
+            diff = ""
+            if Path(rel).suffix in TEXT_SUFFIXES:
+                try:
+                    lines = difflib.unified_diff(
+                        b.decode("utf-8").splitlines(keepends=True),
+                        a.decode("utf-8").splitlines(keepends=True),
+                        fromfile=f"public/{rel} (committed)",
+                        tofile=f"public/{rel} (built)",
+                        n=2,
+                    )
+                    diff = "".join(lines)
+                except UnicodeDecodeError:
+                    diff = ""
+            drifts.append(Drift(rel, "differs", src, diff))
+    return drifts
+
+
+def check_site(root: Path, *, jobs: int = 1, report: Callable[[str], None] = print) -> tuple[BuildResult, list[Drift]]:
+    """Build everything into a temporary folder and compare it with root/public, byte for byte."""
+    import tempfile
+
+    root = Path(root)
+    with tempfile.TemporaryDirectory(prefix="crossword-check-") as tmp:
+        tmp_path = Path(tmp)
+        result = build_site(root, tmp_path / "public", jobs=jobs, force=True, state=tmp_path / "state", report=report)
+        if not result.ok:
+            return result, []
+        return result, compare_trees(tmp_path / "public", root / "public", root)

@@ -1,0 +1,367 @@
+"""The solver exports (ipuz, .puz, .xd, JSON, text, Markdown), read back with other people's parsers."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import pty
+import subprocess
+import sys
+
+import ipuz
+import puz
+import pytest
+import xdformat
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from site_builder.layout import layout_puzzle, params_for
+from site_builder.model import Direction, Layout, Puzzle
+from site_builder.render import exports
+from site_builder.render.exports import export_files, render_ipuz, render_puz, render_xd, to_latin1
+from site_builder.render.text import render_markdown, render_text_file
+from site_builder.source import load_puzzle, read_puzzle
+
+from .conftest import PUZZLES, ROOT
+
+TP = str(PUZZLES / "twin-peaks.txt")
+
+# Clues that have broken exporters elsewhere: markup, entities, quotes, format syntax, emoji, RTL text.
+TRICKY_CLUES = [
+    "Fish & chips, served <b>hot</b> &amp; fast",
+    "He said \"hi\" and 'bye' \u2014 then \u201cleft\u201d\u2026",
+    "\U0001f989 who? \U0001f468\u200d\U0001f469\u200d\U0001f467 family",
+    "\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd, in Hebrew",
+    "\u0645\u0631\u062d\u0628\u0627 (Arabic greeting)",
+    "Back\\slash and ~ tilde ~ twice",
+    "{/not italic/} *star* _under_ [link](x) # hash | pipe",
+    "</script><script>alert(1)</script>",
+    "Cr\u00e8me br\u00fbl\u00e9e, Erd\u0151s, \u0141\u00f3d\u017a",
+    "A1. Looks like a clue line ~ NOPE",
+]
+
+TRICKY_SOURCE = """---
+title: "Caf\u00e9 & <Friends> \u201cquoted\u201d \U0001f989"
+date: 2026-03-04
+author: "Zo\u00eb O'Brien & Co."
+copyright: "\u00a9 2026 Zo\u00eb O'Brien"
+description: A test of <escaping> & such.
+notes: |
+  First line & <second>.
+  ## not a heading
+  Last line.
+---
+""" + "".join(
+    f"{answer} | {clue}\n"
+    for answer, clue in zip(
+        ["COOPER", "AUDREY", "LELAND", "DONNA", "NORMA", "HARRY", "LAURA", "DIANE", "BOBBY", "NADINE"], TRICKY_CLUES
+    )
+)
+
+
+@pytest.fixture(scope="module")
+def tp() -> tuple[Puzzle, Layout]:
+    puzzle = read_puzzle(PUZZLES / "twin-peaks.txt")
+    return puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=3))
+
+
+@pytest.fixture(scope="module")
+def tricky() -> tuple[Puzzle, Layout]:
+    puzzle = load_puzzle(TRICKY_SOURCE, slug="tricky")
+    return puzzle, layout_puzzle(puzzle, params_for(puzzle, seeds=20))
+
+
+def with_clues(puzzle: Puzzle, layout: Layout, clues: list[str], **meta) -> tuple[Puzzle, Layout]:
+    """The same grid with new clue texts (cycled) and front matter."""
+    new = {e.answer: dataclasses.replace(e, clue=clues[i % len(clues)]) for i, e in enumerate(puzzle.entries)}
+    p2 = dataclasses.replace(puzzle, entries=tuple(new[e.answer] for e in puzzle.entries),
+                             meta=dataclasses.replace(puzzle.meta, **meta))
+    placements = tuple(dataclasses.replace(p, entry=new[p.entry.answer]) for p in layout.placements)
+    return p2, dataclasses.replace(layout, placements=placements, unplaced=())
+
+
+def walk(grid: list[list], row: int, col: int, direction: str, length: int) -> str:
+    dr, dc = (0, 1) if direction == "across" else (1, 0)
+    return "".join(grid[row + dr * i][col + dc * i] for i in range(length))
+
+
+# --------------------------------------------------------------------- ipuz
+
+
+def check_ipuz(puzzle: Puzzle, layout: Layout) -> dict:
+    data = ipuz.read(render_ipuz(puzzle, layout))  # validates against the ipuz spec
+    assert data["kind"] == ["http://ipuz.org/crossword#1"]
+    assert data["dimensions"] == {"width": layout.cols, "height": layout.rows}
+    sol, grid = data["solution"], data["puzzle"]
+    assert len(sol) == len(grid) == layout.rows and all(len(r) == layout.cols for r in sol + grid)
+    for r in range(layout.rows):
+        for c in range(layout.cols):
+            letter = layout.cells.get((r, c))
+            assert sol[r][c] == letter  # None (null: the cell does not exist) where no letter is
+            if letter is None:
+                assert grid[r][c] is None
+            else:
+                assert grid[r][c] == layout.numbers.get((r, c), 0)
+    starts = {v: (r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if isinstance(v, int) and v}
+    for key, group in (("Across", layout.across), ("Down", layout.down)):
+        clues = data["clues"][key]
+        assert len(clues) == len(group)
+        for clue, p in zip(clues, group):
+            assert clue["number"] == p.number
+            assert clue["clue"] == exports.clue_of(p)
+            assert clue["enumeration"] == p.entry.enumeration
+            r, c = starts[p.number]
+            assert walk(sol, r, c, key.lower(), len(p.answer)) == p.answer
+    assert data["showenumerations"] is True
+    return data
+
+
+def test_ipuz_reads_back_with_every_answer_and_clue(tp):
+    puzzle, layout = tp
+    data = check_ipuz(puzzle, layout)
+    assert data["title"] == "Twin Peaks"
+    assert data["author"] == "The Crossword Press"
+    assert data["date"] == "11/02/2026"
+    assert data["intro"] == puzzle.meta.description
+    assert "copyright" not in data and "notes" not in data  # absent in the source, absent here
+    assert data["clues"]["Across"][0]["clue"] == "Palmer, found wrapped in plastic"
+
+
+def test_ipuz_tricky_text_round_trips_and_is_html_safe(tricky):
+    puzzle, layout = tricky
+    text = render_ipuz(puzzle, layout)
+    data = check_ipuz(puzzle, layout)
+    assert data["title"] == puzzle.meta.title and "\U0001f989" in data["title"]
+    assert data["copyright"] == "\u00a9 2026 Zo\u00eb O'Brien"
+    assert data["notes"] == puzzle.meta.notes
+    got = {c["clue"] for key in ("Across", "Down") for c in data["clues"][key]}
+    assert got == {p.entry.clue for p in layout.placements}
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert "\u05e9\u05dc\u05d5\u05dd" in text  # UTF-8 kept readable, not \u-escaped
+
+
+# ---------------------------------------------------------------------- puz
+
+
+def check_puz(puzzle: Puzzle, layout: Layout) -> puz.Puzzle:
+    p = puz.load(render_puz(puzzle, layout))  # raises if any checksum is wrong
+    assert (p.width, p.height) == (layout.cols, layout.rows)
+    expected = "".join(layout.cells.get((r, c), ".") for r in range(layout.rows) for c in range(layout.cols))
+    assert p.solution == expected
+    assert p.fill == "".join("." if ch == "." else "-" for ch in expected)
+    numbering = p.clue_numbering()
+    sol = p.solution_grid()
+    for theirs, ours in ((numbering.across, layout.across), (numbering.down, layout.down)):
+        assert [e["num"] for e in theirs] == [q.number for q in ours]
+        for e, q in zip(theirs, ours):
+            assert (e["row"], e["col"], e["len"]) == (q.row, q.col, len(q.answer))
+            assert sol.get_string_for_clue(e) == q.answer
+    return p
+
+
+def test_puz_reads_back_grid_solution_and_clues(tp):
+    puzzle, layout = tp
+    p = check_puz(puzzle, layout)
+    assert p.version == b"1.3"
+    assert (p.title, p.author, p.copyright) == ("Twin Peaks", "The Crossword Press", "")
+    assert p.notes == puzzle.meta.description
+    # the format's order: by number, Across before Down at a shared number
+    order = sorted(layout.placements, key=lambda q: (q.number, q.direction is Direction.DOWN))
+    assert p.clues == [f"{q.entry.clue} ({q.entry.enumeration})" for q in order]
+    assert p.clues[0] == "Palmer, found wrapped in plastic (5)"
+
+
+def test_puz_uses_utf8_version_2_only_when_latin1_cannot_spell_the_text(tp, tricky):
+    puzzle, layout = tricky
+    p = check_puz(puzzle, layout)
+    assert p.version == b"2.0"
+    assert p.title == puzzle.meta.title and p.author == puzzle.meta.author
+    assert set(p.clues) == {f"{q.entry.clue} ({q.entry.enumeration})" for q in layout.placements}
+    assert "First line & <second>." in p.notes
+
+    # typographic punctuation and foreign accents alone keep the file at 1.3, spelled in Latin-1
+    latin_clues = ["\u201cQuoted\u201d \u2014 it\u2019s Erd\u0151s\u2026", "Cr\u00e8me br\u00fbl\u00e9e & <b>"]
+    p2, l2 = with_clues(*tp, latin_clues, title="Caf\u00e9 \u2013 Twin Peaks")
+    q = check_puz(p2, l2)
+    assert q.version == b"1.3"
+    assert q.title == "Caf\u00e9 - Twin Peaks"
+    assert set(q.clues) == {f'"Quoted" -- it\'s Erdos... ({x.entry.enumeration})' for x in l2.placements
+                            if x.entry.clue == latin_clues[0]} | {
+        f"Cr\u00e8me br\u00fbl\u00e9e & <b> ({x.entry.enumeration})" for x in l2.placements if x.entry.clue == latin_clues[1]}
+
+
+def test_to_latin1():
+    assert to_latin1("plain & <ascii>") == "plain & <ascii>"
+    assert to_latin1("\u00e9t\u00e9 \u00a9 \u00bd") == "\u00e9t\u00e9 \u00a9 \u00bd"
+    assert to_latin1("\u2018a\u2019 \u201cb\u201d \u2013 \u2014 \u2026 \ufb01") == "'a' \"b\" - -- ... fi"
+    assert to_latin1("\u0141\u00f3d\u017a \u0152uvre") == "L\u00f3dz OEuvre"
+    assert to_latin1("\U0001f989") is None
+    assert to_latin1("\u05e9\u05dc\u05d5\u05dd") is None
+    assert to_latin1("\u4e2d") is None
+
+
+# ----------------------------------------------------------------------- xd
+
+
+def check_xd(puzzle: Puzzle, layout: Layout) -> xdformat.xdfile:
+    text = render_xd(puzzle, layout)
+    xd = xdformat.xdfile(text)
+    assert xd.grid == ["".join(ch or "_" for ch in row) for row in layout.grid()]
+    assert "#" not in "".join(xd.grid)
+    # xd derives numbering and answers from the grid alone; they must be ours
+    derived = sorted((n, d, a) for d, n, a in xd.iteranswers())
+    ours = sorted((p.number, "A" if p.direction is Direction.ACROSS else "D", p.answer) for p in layout.placements)
+    assert derived == ours
+    want = [((("A" if p.direction is Direction.ACROSS else "D"), p.number),
+             exports.xd_clue(exports.clue_with_enumeration(p)), p.answer)
+            for p in layout.across + layout.down]
+    assert xd.clues == want
+    assert xd.get_header("Title") == exports.one_line(puzzle.meta.title)
+    assert xd.get_header("Date") == puzzle.meta.date.isoformat()
+    return xd
+
+
+def test_xd_parses_back(tp):
+    puzzle, layout = tp
+    xd = check_xd(puzzle, layout)
+    assert xd.get_header("Author") == "The Crossword Press"
+    assert xd.clues[0] == (("A", 1), "Palmer, found wrapped in plastic (5)", "LAURA")
+    text = render_xd(puzzle, layout)
+    assert text.startswith("Title: Twin Peaks\nAuthor: The Crossword Press\nDate: 2026-11-02\n")
+    assert "\n\n\n" + xd.grid[0] + "\n" in text  # the grid is its own section
+
+
+def test_xd_tricky_text(tricky):
+    puzzle, layout = tricky
+    xd = check_xd(puzzle, layout)
+    clues = {c for _, c, _ in xd.clues}
+    for p in layout.placements:
+        shown = p.entry.clue.replace("\\", "\u29f5")  # the one documented change: \ is a line break in .xd
+        assert f"{shown} ({p.entry.enumeration})" in clues
+    assert xd.get_header("Copyright") == "\u00a9 2026 Zo\u00eb O'Brien"
+    assert xd.get_header("Description") == "A test of <escaping> & such."
+    assert "First line & <second>." in xd.notes and "Last line." in xd.notes
+    assert "not a heading" in xd.notes
+
+
+# -------------------------------------------------- property: never crash
+
+
+CLUE_TEXT = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40
+).filter(lambda s: s.strip())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(clues=st.lists(CLUE_TEXT, min_size=1, max_size=6), title=CLUE_TEXT)
+def test_any_text_exports_and_reads_back(tp, clues, title):
+    puzzle, layout = with_clues(*tp, clues, title=title, notes=title, copyright=title)
+    files = export_files(puzzle, layout)
+    check_ipuz(puzzle, layout)
+    check_puz(puzzle, layout)
+    check_xd(puzzle, layout)
+    json.loads(files["twin-peaks.json"])
+    for name, data in files.items():
+        if isinstance(data, str):
+            data.encode("utf-8")
+
+
+# ------------------------------------------------------ text and Markdown
+
+
+def test_txt_holds_puzzle_then_solution(tp):
+    puzzle, layout = tp
+    text = export_files(puzzle, layout)["twin-peaks.txt"]
+    head, _, tail = text.partition("\nSolution\n")
+    assert head.startswith("Twin Peaks\nThe Crossword Press") and tail
+    assert "Palmer, found wrapped in plastic (5)" in head
+    assert "FIRE WALK WITH ME" not in head and "FIRE WALK WITH ME" in tail
+    assert "L  A  U  R  A" in tail  # the filled grid
+    assert text == render_text_file(puzzle, layout)
+
+
+def test_markdown_escapes_and_hides_answers(tricky):
+    puzzle, layout = tricky
+    md = render_markdown(puzzle, layout)
+    assert md.startswith("# Caf\u00e9 \\& \\<Friends\\>")
+    assert "\\<b\\>hot\\</b\\> \\&amp;" in md
+    assert "<script>" not in md
+    assert "\\_under\\_" in md and "\\*star\\*" in md
+    assert "\u2068\u05e9\u05dc\u05d5\u05dd" in md  # RTL clue isolated from the number and enumeration
+    body, _, answers = md.partition("<details>")
+    assert "COOPER" not in body and "COOPER" in answers
+
+
+def test_export_files_names_and_types(tp):
+    puzzle, layout = tp
+    files = export_files(puzzle, layout)
+    assert sorted(files) == sorted(f"twin-peaks.{ext}" for ext in ("ipuz", "puz", "xd", "json", "txt", "md"))
+    assert isinstance(files["twin-peaks.puz"], bytes)
+    assert all(isinstance(v, str) for k, v in files.items() if not k.endswith(".puz"))
+    assert set(exports.APPS) == set(exports.EXPORTS)
+
+
+# --------------------------------------------------------------------- CLI
+
+
+def run(*args: str, env=None, text=False) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "site_builder", *args], capture_output=True, text=text,
+                          env=env, cwd=ROOT)
+
+
+def digest(folder) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def test_out_dir_files_are_deterministic_across_hash_seeds(tmp_path):
+    src = tmp_path / "tricky.txt"
+    src.write_text(TRICKY_SOURCE, encoding="utf-8")
+    results = []
+    for seed in ("1", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        for words, extra in ((TP, ("--seed", "3")), (str(src), ("--seeds", "20"))):
+            out = tmp_path / f"out-{seed}"
+            r = run("generate", "--words", words, *extra, "--out-dir", str(out), env=env)
+            assert r.returncode == 0, r.stderr
+        results.append(digest(out))
+    assert results[0] == results[1]
+    assert sorted(results[0]) == sorted(
+        f"{slug}.{ext}" for slug in ("twin-peaks", "tricky") for ext in ("ipuz", "puz", "xd", "json", "txt", "md")
+    )
+
+
+def test_format_prints_each_export(tmp_path):
+    args = ("generate", "--words", TP, "--seed", "3", "--format")
+    out = {fmt: run(*args, fmt) for fmt in ("text", "solution", "json", "ipuz", "puz", "xd", "md")}
+    assert all(r.returncode == 0 for r in out.values()), {k: r.stderr for k, r in out.items()}
+    assert out["text"].stdout.startswith(b"Twin Peaks\n") and b"LAURA" not in out["text"].stdout.split(b"Across")[1]
+    assert b"LAURA" in out["solution"].stdout
+    assert json.loads(out["json"].stdout)["rows"] == 23
+    assert ipuz.read(out["ipuz"].stdout.decode("utf-8"))["title"] == "Twin Peaks"
+    assert puz.load(out["puz"].stdout).title == "Twin Peaks"
+    assert xdformat.xdfile(out["xd"].stdout.decode("utf-8")).get_header("Title") == "Twin Peaks"
+    assert out["md"].stdout.startswith(b"# Twin Peaks\n")
+    # the same bytes as the file --out-dir writes
+    r = run("generate", "--words", TP, "--seed", "3", "--out-dir", str(tmp_path))
+    assert r.returncode == 0
+    assert (tmp_path / "twin-peaks.puz").read_bytes() == out["puz"].stdout
+    assert (tmp_path / "twin-peaks.ipuz").read_bytes() == out["ipuz"].stdout
+
+
+def test_format_puz_refuses_a_terminal():
+    leader, follower = pty.openpty()
+    try:
+        r = subprocess.run([sys.executable, "-m", "site_builder", "generate", "--words", TP, "--seed", "3",
+                            "--format", "puz"], stdout=follower, stderr=subprocess.PIPE, cwd=ROOT)
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert r.returncode == 2
+    assert b"binary" in r.stderr and b"redirect" in r.stderr and b"Traceback" not in r.stderr
+
+
+def test_format_rejects_unknown_name():
+    r = run("generate", "--words", TP, "--format", "pdf", text=True)
+    assert r.returncode == 2 and "invalid choice" in r.stderr

@@ -1,0 +1,176 @@
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from site_builder.config import load_config
+from site_builder.errors import PuzzleErrors
+from site_builder.site import build_site, check_site, compare_trees
+
+from .conftest import ROOT
+
+SMALL = """---
+title: {title}
+date: {date}
+author: Ann
+tags: [{tag}]
+{extra}---
+CAT | Pet that purrs
+ACE | Top card
+TEA | Afternoon drink
+EAT | Have dinner
+"""
+
+
+def make_repo(tmp_path: Path, **puzzles: str) -> Path:
+    root = tmp_path / "repo"
+    (root / "puzzles").mkdir(parents=True)
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    for slug, text in puzzles.items():
+        (root / "puzzles" / f"{slug}.txt").write_text(text)
+    return root
+
+
+def small(title="Small", date="2026-01-01", tag="pets", extra="") -> str:
+    return SMALL.format(title=title, date=date, tag=tag, extra=extra)
+
+
+def quiet(_line: str) -> None:
+    pass
+
+
+def test_build_writes_puzzles_index_tags_feed(tmp_path):
+    root = make_repo(tmp_path, old=small("Old one", "2026-01-01"), new=small("New one", "2026-02-01", "cards"),
+                     hidden=small("Hidden", extra="draft: true\n"))
+    result = build_site(root, report=quiet)
+    assert result.ok and sorted(result.built) == ["new", "old"]
+    pub = root / "public"
+    assert (pub / "old" / "index.html").exists() and (pub / "old" / "old.json").exists()
+    assert not (pub / "hidden").exists()
+    index = (pub / "index.html").read_text()
+    assert index.index("New one") < index.index("Old one"), "newest first"
+    assert "Hidden" not in index
+    assert (pub / "tags" / "pets.html").exists() and (pub / "tags" / "cards.html").exists()
+    feed = ET.parse(pub / "feed.xml").getroot()
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    assert [e.find("a:title", ns).text for e in feed.findall("a:entry", ns)] == ["New one", "Old one"]
+    assert (pub / "static" / "site.css").exists()
+    assert "https://" not in index.replace("https://crossword-press", ""), "pages link relatively (offline, file://)"
+
+
+def test_incremental_and_clue_edit_reuses_layout(tmp_path):
+    root = make_repo(tmp_path, a=small("A"), b=small("B"))
+    build_site(root, report=quiet)
+    again = build_site(root, report=quiet)
+    assert again.built == [] and sorted(again.unchanged) == ["a", "b"]
+    src = root / "puzzles" / "a.txt"
+    src.write_text(src.read_text().replace("Pet that purrs", "Feline friend"))
+    lines: list[str] = []
+    third = build_site(root, report=lines.append)
+    assert third.built == ["a"] and third.unchanged == ["b"]
+    assert any("layout cached" in line for line in lines)
+    assert "Feline friend" in (root / "public" / "a" / "a.md").read_text()
+
+
+def test_failed_puzzle_keeps_previous_outputs(tmp_path):
+    root = make_repo(tmp_path, a=small("A"), b=small("B"))
+    build_site(root, report=quiet)
+    before = {p: p.read_bytes() for p in (root / "public").rglob("*") if p.is_file()}
+    (root / "puzzles" / "a.txt").write_text(small("A").replace("CAT | Pet", "C4T | Pet"))
+    b = root / "puzzles" / "b.txt"
+    b.write_text(b.read_text().replace("Top card", "Highest card"))
+    result = build_site(root, report=quiet)
+    assert not result.ok
+    (slug, exc), = result.failed
+    assert slug == "a" and "a.txt:7:" in str(exc)
+    after = {p: p.read_bytes() for p in (root / "public").rglob("*") if p.is_file()}
+    for path in before:
+        if "/b/" not in str(path):
+            assert after[path] == before[path], f"{path} changed after a failed build"
+    assert "Highest card" in (root / "public" / "b" / "b.md").read_text(), "the other puzzle still builds"
+
+
+def test_deleted_puzzle_and_draft_leave_the_site(tmp_path):
+    root = make_repo(tmp_path, a=small("A"), b=small("B"))
+    build_site(root, report=quiet)
+    (root / "puzzles" / "a.txt").unlink()
+    (root / "puzzles" / "b.txt").write_text(small("B", extra="draft: true\n"))
+    result = build_site(root, report=quiet)
+    assert sorted(result.removed) == ["a", "b"]
+    assert not (root / "public" / "a").exists() and not (root / "public" / "tags" / "pets.html").exists()
+
+
+def test_markup_in_clues_and_titles_is_text(tmp_path):
+    evil = small('</title><script>alert(1)</script> & "co"').replace("Pet that purrs", "<b>bold</b> & <i>x</i>")
+    root = make_repo(tmp_path, evil=evil)
+    build_site(root, report=quiet)
+    index = (root / "public" / "index.html").read_text()
+    assert "<script>alert(1)</script>" not in index
+    assert "&lt;/title&gt;&lt;script&gt;" in index
+    ET.parse(root / "public" / "feed.xml")
+
+
+def test_check_finds_drift_and_names_source(tmp_path):
+    root = make_repo(tmp_path, a=small("A"))
+    build_site(root, report=quiet)
+    result, drifts = check_site(root, report=quiet)
+    assert result.ok and drifts == []
+    src = root / "puzzles" / "a.txt"
+    src.write_text(src.read_text().replace("Top card", "Best card"))
+    (root / "public" / "leftover").mkdir()
+    (root / "public" / "leftover" / "leftover.json").write_text("{}")
+    _, drifts = check_site(root, report=quiet)
+    kinds = {(d.path, d.kind) for d in drifts}
+    assert ("a/a.md", "differs") in kinds and ("leftover/leftover.json", "stale") in kinds
+    md = next(d for d in drifts if d.path == "a/a.md")
+    assert md.source == "puzzles/a.txt" and "+- **3.** Best card" in md.diff
+
+
+def test_check_command_exit_status(tmp_path):
+    root = make_repo(tmp_path, a=small("A"))
+    build_site(root, report=quiet)
+    cmd = [sys.executable, "-m", "site_builder", "check", "--root", str(root)]
+    ok = subprocess.run(cmd, capture_output=True, text=True)
+    assert ok.returncode == 0 and "no drift" in ok.stdout
+    src = root / "puzzles" / "a.txt"
+    src.write_text(src.read_text().replace("Top card", "Best card"))
+    bad = subprocess.run(cmd, capture_output=True, text=True)
+    assert bad.returncode == 1
+    assert "public/a/a.md: differs (from puzzles/a.txt)" in bad.stdout
+    assert "+- **3.** Best card (3)" in bad.stdout
+
+
+def test_committed_public_matches_the_code():
+    """The drift gate: `make check` inside `make test`. Rebuild and commit public/ if this fails."""
+    result, drifts = check_site(ROOT, jobs=2, report=quiet)
+    assert result.ok, [str(e) for _, e in result.failed]
+    assert not drifts, "public/ drifted; run `make site` and commit:\n" + "\n".join(
+        f"{d.path}: {d.kind} (from {d.source})" for d in drifts
+    )
+
+
+def test_site_config_validation(tmp_path):
+    f = tmp_path / "pyproject.toml"
+    f.write_text('[project]\nname = "x"\n\n[tool.crossword]\ntitle = "T"\ntitel = "oops"\nbase_url = "ftp://x"\n')
+    with pytest.raises(PuzzleErrors) as info:
+        load_config(f)
+    messages = [str(e) for e in info.value.errors]
+    assert any(":6: unknown [tool.crossword] key 'titel' (did you mean 'title'?)" in m for m in messages)
+    assert any(":7: 'base_url' must start with http" in m for m in messages)
+    assert load_config(tmp_path / "missing.toml").title
+
+
+def test_compare_trees_ignores_identical(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d in (a, b):
+        (d / "x").mkdir(parents=True)
+        (d / "x" / "f.bin").write_bytes(b"\x00\x01")
+    assert compare_trees(a, b, tmp_path) == []
+    (b / "x" / "f.bin").write_bytes(b"\x00\x02")
+    (d,) = compare_trees(a, b, tmp_path)
+    assert d.kind == "differs" and d.diff == ""
