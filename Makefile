@@ -30,7 +30,8 @@ $(SITE_STAMP): $(STAMP) $(SOURCES)
 	@$(BIN)/crossword build --jobs $(JOBS)
 	@mkdir -p $(dir $@) && touch $@
 
-check: $(STAMP) ## rebuild into a temporary folder and fail if public/ differs
+check: $(STAMP) ## lint the puzzles, rebuild into a temporary folder, fail if public/ differs
+	@$(BIN)/crossword lint
 	@$(BIN)/crossword check --jobs $(JOBS)
 
 test: $(STAMP) ## run the test suite (it includes `make check`)

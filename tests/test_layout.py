@@ -250,3 +250,12 @@ def test_same_layout_across_hash_seeds():
         outs.add(out)
     assert len(outs) == 1
     assert json.loads(outs.pop())["unplaced"] == 0
+
+
+def test_empty_list_and_words_over_the_cap():
+    empty = layout_entries((), LayoutParams(seeds=2))
+    assert empty.placements == () and (empty.rows, empty.cols) == (0, 0)
+    layout = layout_entries(make_entries("ABCDEFGHIJ", "CAT", "ACE"), LayoutParams(size=5, seeds=3))
+    assert layout.rows <= 5 and layout.cols <= 5
+    assert [e.answer for e in layout.unplaced] == ["ABCDEFGHIJ"]
+    assert_valid(layout)

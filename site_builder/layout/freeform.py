@@ -73,6 +73,8 @@ def build(entries: Sequence[Entry], order: list[int], size: int) -> Grid:
     """One greedy build in the given order (with the first-word restart rule)."""
     first_grid: Grid | None = None
     for k in range(len(order)):
+        if len(entries[order[k]].answer) > size:
+            continue  # cannot go in at all, let alone first
         seq = [order[k]] + order[:k] + order[k + 1 :]
         grid = Grid(size)
         grid.place(seq[0], entries[seq[0]].answer, Spot(ORIGIN, ACROSS))
@@ -81,8 +83,7 @@ def build(entries: Sequence[Entry], order: list[int], size: int) -> Grid:
             return grid
         if first_grid is None:
             first_grid = grid
-    assert first_grid is not None
-    return first_grid
+    return first_grid if first_grid is not None else Grid(size)
 
 
 def _required_key(layout: Layout) -> tuple[int, int]:
