@@ -44,7 +44,26 @@ OUTPUT_FILES = {
     + text_render.render_grid_text(layout, solution=True),
     "json": text_render.render_json,
     "md": text_render.render_markdown,
+    # Keys starting with "-" or "." are file-name suffixes: <slug>-solution.svg.
+    "svg": lambda puzzle, layout: _render("svg").render_svg(puzzle, layout),
+    "-solution.svg": lambda puzzle, layout: _render("svg").render_svg(puzzle, layout, solution=True),
+    "png": lambda puzzle, layout: _render("png").render_png(puzzle, layout),
+    "-solution.png": lambda puzzle, layout: _render("png").render_png(puzzle, layout, solution=True),
+    "-thumb.png": lambda puzzle, layout: _render("png").render_thumbnail(puzzle, layout),
+    "pdf": lambda puzzle, layout: _render("pdf").render_pdf(puzzle, layout),
 }
+
+
+def _render(module: str):
+    """A render module, imported on first use (cairo and WeasyPrint load only when needed)."""
+    import importlib
+
+    return importlib.import_module(f".render.{module}", __package__)
+
+
+def output_name(slug: str, key: str) -> str:
+    """The file name an OUTPUT_FILES key gives: an extension ('svg') or a suffix ('-solution.svg')."""
+    return f"{slug}{key}" if key[:1] in "-." else f"{slug}.{key}"
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -64,7 +83,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         from .writer import write_files
 
         out = Path(args.out_dir)
-        files = {f"{puzzle.slug}.{ext}": render(puzzle, layout) for ext, render in OUTPUT_FILES.items()}
+        files = {output_name(puzzle.slug, key): render(puzzle, layout) for key, render in OUTPUT_FILES.items()}
         write_files(out, files)
         for name in sorted(files):
             print(f"wrote {out / name}", file=sys.stderr)
