@@ -76,3 +76,22 @@ def test_fontconfig_is_pinned_to_the_shipped_fonts():
     for name in ("Arial", "sans-serif", "serif", "Liberation Serif"):
         out = subprocess.run(["fc-match", "-f", "%{file}", name], env=env, capture_output=True, text=True).stdout
         assert out.startswith(str(fonts.FONTS_DIR)), (name, out)
+
+
+def test_cairo_advances_match_the_wrap_metrics():
+    """cairo, with the options our SVG's text-rendering asks for, advances text by the widths we wrap with."""
+    import cairocffi as cairo
+
+    from site_builder.render.png import _cairosvg
+
+    assert _cairosvg().surface.TEXT_ANTIALIAS["geometricPrecision"] == cairo.ANTIALIAS_GRAY
+    ctx = cairo.Context(cairo.ImageSurface(cairo.FORMAT_ARGB32, 4, 4))
+    opts = cairo.FontOptions()
+    opts.set_hint_style(cairo.HINT_STYLE_NONE)
+    opts.set_hint_metrics(cairo.HINT_METRICS_OFF)
+    ctx.set_font_options(opts)
+    ctx.select_font_face(fonts.SERIF)
+    ctx.set_font_size(30)
+    line = 'Phrase spoken by a one-armed man, "later" 100% a 1992 film'
+    cairo_width = sum(ctx.text_extents(ch)[4] for ch in line)
+    assert abs(cairo_width - fonts.text_width(line, "serif", 30)) < 0.5

@@ -173,3 +173,57 @@ def render_pdf(puzzle: Puzzle, layout: Layout) -> bytes:
         doc = eng.weasyprint.HTML(string=html, base_url=str(STATIC) + "/")
         return doc.write_pdf(stylesheets=stylesheets, font_config=eng.font_config, pdf_identifier=True)
 
+
+
+def bench_renders(puzzle: Puzzle, layout: Layout, repeat: int = 3) -> dict[str, float]:
+    """Seconds per render of each format (best of `repeat`), for `make bench`.
+
+    The first PDF of a process also pays for loading WeasyPrint and the fonts;
+    that warm-up is reported separately as 'pdf-first'.
+    """
+    import time
+
+    from .png import render_png, render_thumbnail
+    from .svg import render_svg
+
+    out: dict[str, float] = {}
+    if _engine.cache_info().currsize == 0:
+        t0 = time.perf_counter()
+        render_pdf(puzzle, layout)
+        out["pdf-first"] = time.perf_counter() - t0
+    jobs = {
+        "svg": lambda: render_svg(puzzle, layout),
+        "png": lambda: render_png(puzzle, layout),
+        "thumb": lambda: render_thumbnail(puzzle, layout),
+        "pdf": lambda: render_pdf(puzzle, layout),
+    }
+    for name, job in jobs.items():
+        best = float("inf")
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            job()
+            best = min(best, time.perf_counter() - t0)
+        out[name] = best
+    return out
+
+
+def main() -> None:
+    """`python -m site_builder.render.pdf`: render timings for the project's puzzles and a 160-answer list."""
+    import datetime as _dt
+
+    from ..bench import corpus
+    from ..layout import layout_entries
+    from ..model import LayoutParams, PuzzleMeta
+
+    print(f"{'list':<16} {'svg s':>7} {'png s':>7} {'thumb s':>8} {'pdf s':>7}")
+    for name, entries, size in corpus(Path(".")):
+        if name == "generated-80":
+            continue
+        layout = layout_entries(entries, LayoutParams(size=size, seeds=20))
+        puzzle = Puzzle(name, PuzzleMeta(name, _dt.date(2026, 1, 1)), tuple(entries))
+        t = bench_renders(puzzle, layout)
+        print(f"{name:<16} {t['svg']:>7.3f} {t['png']:>7.3f} {t['thumb']:>8.3f} {t['pdf']:>7.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

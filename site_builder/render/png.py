@@ -10,10 +10,25 @@ SCALE = 2  # device pixels per SVG px: sharp on high-density screens
 THUMB_SIZE = 240  # the thumbnail's long side, in pixels
 
 
-def svg_to_png(svg: str, scale: float = SCALE) -> bytes:
-    import cairosvg
+def _cairosvg():
+    """cairosvg, with text-rendering="geometricPrecision" drawn in grey antialiasing.
 
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+    Our SVGs ask for geometricPrecision so cairo lays text out with the font's
+    unhinted advances (the widths svg.wrap measured). cairosvg maps that value
+    to cairo's ANTIALIAS_BEST, which with Debian 12's cairo and FreeType draws
+    broken glyph fragments; grey antialiasing keeps the same metrics and draws
+    clean letters. Only that one entry of cairosvg's table is changed.
+    """
+    import cairocffi
+    import cairosvg
+    import cairosvg.surface
+
+    cairosvg.surface.TEXT_ANTIALIAS["geometricPrecision"] = cairocffi.ANTIALIAS_GRAY
+    return cairosvg
+
+
+def svg_to_png(svg: str, scale: float = SCALE) -> bytes:
+    return _cairosvg().svg2png(bytestring=svg.encode("utf-8"), scale=scale)
 
 
 def render_png(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> bytes:
