@@ -39,10 +39,6 @@ def _positive(value: str) -> int:
 
 # ---------------------------------------------------------------- generate
 
-OUTPUT_FILES = {
-    **exports.EXPORTS,  # ipuz, puz, xd, json, txt, md: the files export_files() gives
-}
-
 # `--format NAME`: what goes to stdout.
 STDOUT_FORMATS = {
     "text": lambda puzzle, layout: text_render.render_text(puzzle, layout),
@@ -92,10 +88,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
     layout = layout_puzzle(puzzle, params)
     print(layout.summary(), file=sys.stderr)
     if args.out_dir:
+        from .config import SiteConfig
+        from .site import puzzle_files
         from .writer import write_files
 
         out = Path(args.out_dir)
-        files = {f"{puzzle.slug}.{ext}": render(puzzle, layout) for ext, render in OUTPUT_FILES.items()}
+        files = puzzle_files(puzzle, layout, SiteConfig(), page=False)
         write_files(out, files)
         for name in sorted(files):
             print(f"wrote {out / name}", file=sys.stderr)

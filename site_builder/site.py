@@ -139,6 +139,12 @@ class Output:
 
 OUTPUTS: tuple[Output, ...] = (
     Output("index.html", "Puzzle page", "solve it in the browser"),
+    Output("{slug}.pdf", "PDF", "print it: puzzle, clues and an answer key", slow=True),
+    Output("{slug}.svg", "Puzzle SVG", "the grid and clues as a picture"),
+    Output("{slug}-solution.svg", "Solution SVG", "the filled grid and clues"),
+    Output("{slug}.png", "Puzzle PNG", "a picture to share", slow=True),
+    Output("{slug}-solution.png", "Solution PNG", "the filled grid as a picture", slow=True),
+    Output("{slug}-thumb.png", "Thumbnail", "the empty grid, small", slow=True),
     Output("{slug}.ipuz", "ipuz", "open standard: GNOME Crosswords, the Crossword Nexus solver, Exolve"),
     Output("{slug}.puz", "Across Lite", "Across Lite, Black Ink, XWord, Forkyz and most solving apps"),
     Output("{slug}.xd", "xd", "plain text for crossword archives and any text editor"),
@@ -148,25 +154,46 @@ OUTPUTS: tuple[Output, ...] = (
 )
 
 
-def output_names(slug: str, *, quick: bool = False) -> list[str]:
-    return sorted(o.name(slug) for o in OUTPUTS if not (quick and o.slow))
+def output_names(slug: str, *, quick: bool = False, page: bool = True) -> list[str]:
+    return sorted(
+        o.name(slug) for o in OUTPUTS if not (quick and o.slow) and (page or o.pattern != "index.html")
+    )
 
 
 def downloads(puzzle: Puzzle) -> list[tuple[str, str, str]]:
     """(label, file name, note) for every download linked from the puzzle page."""
-    return [(o.label, o.name(puzzle.slug), o.note) for o in OUTPUTS if o.pattern != "index.html"]
+    skip = ("index.html", "{slug}-thumb.png")
+    return [(o.label, o.name(puzzle.slug), o.note) for o in OUTPUTS if o.pattern not in skip]
 
 
-def puzzle_files(puzzle: Puzzle, layout: Layout, config: SiteConfig, *, quick: bool = False) -> dict[str, str | bytes]:
-    """Render every output of one puzzle (names relative to public/<slug>/); quick skips the slow ones."""
+def puzzle_files(
+    puzzle: Puzzle, layout: Layout, config: SiteConfig, *, quick: bool = False, page: bool = True
+) -> dict[str, str | bytes]:
+    """Render the outputs of one puzzle (names relative to public/<slug>/).
+
+    `quick` skips the slow ones (PNG, PDF); `page=False` leaves out the
+    puzzle page, which needs the site around it (`generate --out-dir`).
+    """
     from .render.exports import export_files
+    from .render.svg import render_svg
 
     slug = puzzle.slug
     files = export_files(puzzle, layout)
-    files["index.html"] = render_page(puzzle, layout, config)
-    expected = set(output_names(slug, quick=quick))
-    assert set(files) >= expected, f"outputs not rendered: {sorted(expected - set(files))}"
-    return {name: data for name, data in files.items() if name in expected}
+    files[f"{slug}.svg"] = render_svg(puzzle, layout)
+    files[f"{slug}-solution.svg"] = render_svg(puzzle, layout, solution=True)
+    if page:
+        files["index.html"] = render_page(puzzle, layout, config)
+    if not quick:
+        from .render.pdf import render_pdf
+        from .render.png import render_png, render_thumbnail
+
+        files[f"{slug}.png"] = render_png(puzzle, layout)
+        files[f"{slug}-solution.png"] = render_png(puzzle, layout, solution=True)
+        files[f"{slug}-thumb.png"] = render_thumbnail(puzzle, layout)
+        files[f"{slug}.pdf"] = render_pdf(puzzle, layout)
+    expected = set(output_names(slug, quick=quick, page=page))
+    assert set(files) == expected, f"outputs and OUTPUTS disagree: {sorted(set(files) ^ expected)}"
+    return files
 
 
 def render_page(puzzle: Puzzle, layout: Layout, config: SiteConfig) -> str:

@@ -1,0 +1,125 @@
+"""The fonts every render uses, and their metrics.
+
+We ship Source Serif Pro and Source Sans Pro (SIL Open Font License, in
+`site_builder/fonts/`) and point fontconfig at a pinned config file that lists
+only that folder. Importing this module sets FONTCONFIG_FILE, so it must be
+imported before cairo, cairosvg or WeasyPrint load fontconfig; svg.py, png.py
+and pdf.py import it first. cairosvg takes only the first name of a
+`font-family` list and ignores @font-face, so fontconfig is what steers it;
+WeasyPrint also gets @font-face rules (site_builder/static/pdf.css).
+
+Metrics come from the font files themselves (fontTools, loaded once), so the
+SVG's line wrapping is measured with the glyphs cairo will draw. Characters the
+font lacks are measured as its .notdef box, which is what cairo draws for them.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+FONTS_DIR = Path(__file__).resolve().parent.parent / "fonts"
+FONTS_CONF = FONTS_DIR / "fonts.conf"
+
+SERIF = "Source Serif Pro"
+SANS = "Source Sans Pro"
+
+# face key -> (file, family, CSS weight, CSS style)
+FACES: dict[str, tuple[str, str, int, str]] = {
+    "serif": ("SourceSerifPro-Regular.ttf", SERIF, 400, "normal"),
+    "serif-bold": ("SourceSerifPro-Bold.ttf", SERIF, 700, "normal"),
+    "serif-italic": ("SourceSerifPro-It.ttf", SERIF, 400, "italic"),
+    "sans": ("SourceSansPro-Regular.ttf", SANS, 400, "normal"),
+    "sans-bold": ("SourceSansPro-Semibold.ttf", SANS, 600, "normal"),
+}
+
+
+def _fontconfig_loaded() -> bool:
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
+            return "libfontconfig" in fh.read()
+    except OSError:
+        return False
+
+
+def configure() -> None:
+    """Point fontconfig at our pinned config (idempotent).
+
+    If fontconfig was already loaded by something else in this process, its
+    current configuration is rebuilt from our file as well.
+    """
+    wanted = str(FONTS_CONF)
+    if os.environ.get("FONTCONFIG_FILE") == wanted:
+        return
+    loaded = _fontconfig_loaded()
+    os.environ["FONTCONFIG_FILE"] = wanted
+    os.environ.pop("FONTCONFIG_PATH", None)
+    if loaded:
+        name = ctypes.util.find_library("fontconfig")
+        if name:
+            try:
+                ctypes.CDLL(name).FcInitReinitialize()
+            except (OSError, AttributeError):
+                pass
+
+
+configure()
+
+
+@dataclass(frozen=True)
+class FaceMetrics:
+    """Horizontal advances and vertical metrics of one font file, in font units."""
+
+    units_per_em: int
+    advances: dict[int, int]
+    notdef: int
+    cap_height: int
+    ascender: int
+    descender: int
+
+    def width(self, text: str, size: float) -> float:
+        """Advance width of `text` at `size` (no kerning, as cairo's toy text API draws it)."""
+        adv = self.advances
+        nd = self.notdef
+        return sum(adv.get(ord(ch), nd) for ch in text) * size / self.units_per_em
+
+    def has(self, ch: str) -> bool:
+        return ord(ch) in self.advances
+
+
+@lru_cache(maxsize=None)
+def metrics(face: str) -> FaceMetrics:
+    from fontTools.ttLib import TTFont
+
+    file = FACES[face][0]
+    font = TTFont(FONTS_DIR / file, lazy=True)
+    hmtx = font["hmtx"]
+    advances = {cp: hmtx[name][0] for cp, name in font.getBestCmap().items()}
+    os2 = font["OS/2"]
+    hhea = font["hhea"]
+    out = FaceMetrics(
+        units_per_em=font["head"].unitsPerEm,
+        advances=advances,
+        notdef=hmtx[".notdef"][0],
+        cap_height=getattr(os2, "sCapHeight", 0) or 650,
+        ascender=hhea.ascent,
+        descender=hhea.descent,
+    )
+    font.close()
+    return out
+
+
+def text_width(text: str, face: str, size: float) -> float:
+    return metrics(face).width(text, size)
+
+
+def font_faces() -> list[dict[str, object]]:
+    """(family, weight, style, path) of every shipped face, for @font-face rules."""
+    return [
+        {"family": fam, "weight": w, "style": st, "path": FONTS_DIR / file}
+        for file, fam, w, st in FACES.values()
+    ]

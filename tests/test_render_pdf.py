@@ -1,0 +1,207 @@
+"""The print PDF: real text, every clue, the answer key, paper sizes, clean pagination, same bytes every build."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from site_builder.bench import generated_entries
+from site_builder.layout import layout_entries
+from site_builder.model import LayoutParams, Puzzle, PuzzleMeta
+from site_builder.render.pdf import render_pdf
+from site_builder.render.text import clue_text
+from tests.conftest import ROOT
+from tests.test_render_svg import tricky_puzzle
+
+needs_poppler = pytest.mark.skipif(
+    not (shutil.which("pdftotext") and shutil.which("pdfinfo")),
+    reason="pdftotext/pdfinfo (Debian poppler-utils, installed by .ci/run) are not on PATH",
+)
+
+
+def _run(tool: str, *args: str, pdf: bytes) -> str:
+    return subprocess.run([tool, *args, "-", "-"] if tool == "pdftotext" else [tool, *args, "-"],
+                          input=pdf, capture_output=True, check=True).stdout.decode("utf-8")
+
+
+def pdf_text(pdf: bytes, first: int | None = None, last: int | None = None) -> str:
+    args = ["-raw", "-enc", "UTF-8"]
+    if first:
+        args += ["-f", str(first)]
+    if last:
+        args += ["-l", str(last)]
+    return _run("pdftotext", *args, pdf=pdf)
+
+
+def pdf_info(pdf: bytes) -> dict[str, str]:
+    out = _run("pdfinfo", pdf=pdf)
+    return dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+
+
+def flat(s: str) -> str:
+    return " ".join(s.split())
+
+
+@pytest.fixture(scope="module")
+def tp():
+    from site_builder.layout import layout_puzzle, params_for
+    from site_builder.source import read_puzzle
+    from tests.conftest import PUZZLES
+
+    puzzle = read_puzzle(PUZZLES / "twin-peaks.txt")
+    return puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=0))
+
+
+@pytest.fixture(scope="module")
+def tp_pdf(tp):
+    return render_pdf(*tp)
+
+
+@pytest.fixture(scope="module")
+def big():
+    entries = generated_entries(160)
+    meta = PuzzleMeta("One Hundred and Sixty", dt.date(2026, 5, 4), author="The Bench")
+    return Puzzle("big", meta, entries), layout_entries(entries, LayoutParams(size=50, seeds=2))
+
+
+@needs_poppler
+def test_pdf_text_holds_every_clue_and_the_header(tp, tp_pdf):
+    puzzle, layout = tp
+    text = flat(pdf_text(tp_pdf))
+    for p in layout.placements:
+        assert flat(f"{p.number} {clue_text(p)}") in text, p.number
+    assert "Twin Peaks" in text
+    assert "By The Crossword Press · Monday, November 2, 2026" in text
+
+
+@needs_poppler
+def test_last_page_is_the_answer_key(tp, tp_pdf):
+    puzzle, layout = tp
+    pages = int(pdf_info(tp_pdf)["Pages"])
+    assert pages >= 2
+    key = flat(pdf_text(tp_pdf, first=pages, last=pages))
+    assert key.startswith("Solution: Twin Peaks")
+    for p in layout.placements:
+        assert f"{p.number} {p.entry.display}" in key
+    # the solution grid spells every letter on the key page, and only there
+    grid_letters = sum(1 for tok in key.split() if len(tok) == 1 and tok.isupper())
+    assert grid_letters >= layout.letter_cells - len(layout.placements)
+    earlier = pdf_text(tp_pdf, first=1, last=pages - 1)
+    assert "Solution" not in earlier
+
+
+@needs_poppler
+@pytest.mark.parametrize("paper,size", [("letter", "612 x 792 pts"), ("a4", "595.276 x 841.89 pts")])
+def test_page_size_follows_paper(paper, size):
+    puzzle, layout = tricky_puzzle()
+    puzzle = dataclasses.replace(puzzle, meta=dataclasses.replace(puzzle.meta, paper=paper))
+    pdf = render_pdf(puzzle, layout)
+    info = pdf_info(pdf)
+    assert info["Page size"].strip().startswith(size)
+    assert info["Producer"].strip() == "WeasyPrint 70.0"
+    assert info["Title"].strip() == 'Cats & <Dogs> "Quoted" \'Title\''
+    text = pdf_text(pdf)
+    assert "Ωμέγα, Москва" in text
+    assert "(no clue yet)" in text or all(not p.entry.fill for p in layout.placements)
+
+
+def _word_boxes(pdf: bytes) -> list[list[tuple[float, float, float, float, str]]]:
+    xhtml = _run("pdftotext", "-bbox", pdf=pdf)
+    root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", xhtml, count=1))
+    ns = {"h": "http://www.w3.org/1999/xhtml"}
+    pages = []
+    for page in root.iterfind(".//h:page", ns):
+        pages.append([
+            (float(w.get("xMin")), float(w.get("yMin")), float(w.get("xMax")), float(w.get("yMax")), w.text or "")
+            for w in page.iterfind("h:word", ns)
+        ])
+    return pages
+
+
+@needs_poppler
+def test_long_list_paginates_without_overlap(big):
+    puzzle, layout = big
+    assert len(layout.placements) == 160
+    pdf = render_pdf(puzzle, layout)
+    pages = _word_boxes(pdf)
+    assert len(pages) >= 3
+    height = 792.0
+    for n, words in enumerate(pages, 1):
+        # sort by x so only neighbours in x are compared
+        words.sort()
+        for i, a in enumerate(words):
+            assert a[3] <= height and a[1] >= 0
+            for b in words[i + 1:]:
+                if b[0] >= a[2] - 0.01:
+                    break
+                overlap_x = min(a[2], b[2]) - max(a[0], b[0])
+                overlap_y = min(a[3], b[3]) - max(a[1], b[1])
+                assert not (overlap_x > 0.3 and overlap_y > 0.3), f"page {n}: {a} overlaps {b}"
+    # every clue whole on one page (no clue split across pages), and the key on the last pages
+    page_texts = [flat(pdf_text(pdf, first=i, last=i)) for i in range(1, len(pages) + 1)]
+    for p in layout.placements:
+        assert any(flat(f"{p.number} {clue_text(p)}") in t for t in page_texts), p.number
+    key_start = next(i for i, t in enumerate(page_texts) if t.startswith("Solution:"))
+    assert key_start >= 1 and all("generated" not in t for t in page_texts[key_start:])
+
+
+SCRIPT = r"""
+import hashlib, json, sys
+from site_builder.layout import layout_puzzle, params_for
+from site_builder.source import read_puzzle
+from site_builder.render.svg import render_svg
+from site_builder.render.png import render_png, render_thumbnail
+from site_builder.render.pdf import render_pdf
+puzzle = read_puzzle(sys.argv[1])
+layout = layout_puzzle(puzzle, params_for(puzzle, seeds=4))
+outs = {
+    "svg": render_svg(puzzle, layout).encode(),
+    "solution.svg": render_svg(puzzle, layout, solution=True).encode(),
+    "png": render_png(puzzle, layout),
+    "thumb.png": render_thumbnail(puzzle, layout),
+    "pdf": render_pdf(puzzle, layout),
+}
+print(json.dumps({k: hashlib.sha256(v).hexdigest() for k, v in outs.items()}))
+"""
+
+
+def test_bytes_identical_across_processes_and_hash_seeds(tmp_path):
+    path = tmp_path / "small.txt"
+    path.write_text(
+        "---\ntitle: Small & <Odd>\ndate: 2026-02-03\nauthor: Zoë\npaper: a4\n---\n"
+        "*LOG LADY | Margaret, who carries a piece of wood\nCOOPER | Special agent who loves pie\n"
+        "AUDREY | Ben Horne's daughter\nDIANE | Unseen listener to Cooper's dictation\n"
+        "PIE | Cherry dessert, \"damn fine\" 🍒\nOWL | Not what it seems\n",
+        encoding="utf-8",
+    )
+    results = []
+    for seed in ("1", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        env.pop("SOURCE_DATE_EPOCH", None)
+        out = subprocess.run([sys.executable, "-c", SCRIPT, str(path)], env=env, cwd=ROOT,
+                             capture_output=True, text=True, check=True)
+        results.append(json.loads(out.stdout))
+        time.sleep(1.1)
+    assert results[0] == results[1]
+
+
+def test_pdf_bytes_repeat_in_process_and_carry_no_clock(tp, tp_pdf):
+    again = render_pdf(*tp)
+    assert again == tp_pdf
+
+@needs_poppler
+def test_pdf_dates_come_from_the_front_matter(tp_pdf):
+    info = pdf_info(tp_pdf)
+    assert "Nov  2 00:00:00 2026" in info["CreationDate"]
+    assert "ModDate" not in info

@@ -1,0 +1,97 @@
+"""PNG renders: sizes, the thumbnail, and the pinned fonts."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from site_builder.render import fonts
+from site_builder.render.png import SCALE, THUMB_SIZE, render_png, render_thumbnail
+from site_builder.render.svg import render_svg
+from tests.test_render_svg import tricky_puzzle
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.fixture(scope="module")
+def tp():
+    from site_builder.layout import layout_puzzle, params_for
+    from site_builder.source import read_puzzle
+    from tests.conftest import PUZZLES
+
+    puzzle = read_puzzle(PUZZLES / "twin-peaks.txt")
+    return puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=0))
+
+
+def test_png_is_the_svg_at_high_density(tp):
+    puzzle, layout = tp
+    root = ET.fromstring(render_svg(puzzle, layout))
+    want = (int(root.get("width")) * SCALE, int(root.get("height")) * SCALE)
+    puzzle_png = render_png(puzzle, layout)
+    solution_png = render_png(puzzle, layout, solution=True)
+    assert png_size(puzzle_png) == want
+    assert png_size(solution_png) == want
+    assert SCALE >= 2
+    assert puzzle_png != solution_png
+
+
+def test_thumbnail_is_about_240_on_its_long_side(tp):
+    puzzle, layout = tp
+    w, h = png_size(render_thumbnail(puzzle, layout))
+    assert max(w, h) == THUMB_SIZE == 240
+    ratio = layout.cols / layout.rows
+    assert abs(w / h - ratio) < 0.05
+
+
+def test_wide_and_tiny_thumbnails():
+    puzzle, layout = tricky_puzzle()
+    w, h = png_size(render_thumbnail(puzzle, layout))
+    assert max(w, h) == 240 and min(w, h) > 0
+
+
+def test_non_latin_and_emoji_render_without_error():
+    puzzle, layout = tricky_puzzle()
+    assert png_size(render_png(puzzle, layout))[0] > 0
+
+
+def test_fontconfig_is_pinned_to_the_shipped_fonts():
+    assert os.environ["FONTCONFIG_FILE"] == str(fonts.FONTS_CONF)
+    conf = fonts.FONTS_CONF.read_text()
+    assert "<dir prefix=\"relative\">.</dir>" in conf
+    for file, *_ in fonts.FACES.values():
+        assert (fonts.FONTS_DIR / file).is_file()
+    assert (fonts.FONTS_DIR / "OFL-SourceSerifPro.txt").is_file()
+    if not shutil.which("fc-match"):
+        pytest.skip("fc-match (fontconfig) is not installed")
+    env = dict(os.environ, FONTCONFIG_FILE=str(fonts.FONTS_CONF))
+    for name in ("Arial", "sans-serif", "serif", "Liberation Serif"):
+        out = subprocess.run(["fc-match", "-f", "%{file}", name], env=env, capture_output=True, text=True).stdout
+        assert out.startswith(str(fonts.FONTS_DIR)), (name, out)
+
+
+def test_cairo_advances_match_the_wrap_metrics():
+    """cairo, with the options our SVG's text-rendering asks for, advances text by the widths we wrap with."""
+    import cairocffi as cairo
+
+    from site_builder.render.png import _cairosvg
+
+    assert _cairosvg().surface.TEXT_ANTIALIAS["geometricPrecision"] == cairo.ANTIALIAS_GRAY
+    ctx = cairo.Context(cairo.ImageSurface(cairo.FORMAT_ARGB32, 4, 4))
+    opts = cairo.FontOptions()
+    opts.set_hint_style(cairo.HINT_STYLE_NONE)
+    opts.set_hint_metrics(cairo.HINT_METRICS_OFF)
+    ctx.set_font_options(opts)
+    ctx.select_font_face(fonts.SERIF)
+    ctx.set_font_size(30)
+    line = 'Phrase spoken by a one-armed man, "later" 100% a 1992 film'
+    cairo_width = sum(ctx.text_extents(ch)[4] for ch in line)
+    assert abs(cairo_width - fonts.text_width(line, "serif", 30)) < 0.5

@@ -1,0 +1,163 @@
+"""SVG render: valid XML, every clue and number, escaping, and wrapping measured with the real font."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from site_builder.layout import layout_entries
+from site_builder.model import Entry, LayoutParams, Puzzle, PuzzleMeta
+from site_builder.render.fonts import FONTS_DIR
+from site_builder.render.svg import render_svg
+from site_builder.render.text import clue_text
+
+NS = {"s": "http://www.w3.org/2000/svg"}
+
+TRICKY = (
+    Entry("CAT", 'Tom & Jerry\'s "rival" <feline> (no tags!)', line=1),
+    Entry("TAR", "Ωμέγα, Москва and 東京 with emoji 🐈‍⬛ 👍🏽", line=2),
+    Entry("ACE", "A" * 80 + " unbreakable run, then normal words to wrap across the column", line=3),
+    Entry("RAT", "", line=4, fill=True),
+)
+
+
+def tricky_puzzle() -> tuple[Puzzle, object]:
+    meta = PuzzleMeta('Cats & <Dogs> "Quoted" \'Title\'', dt.date(2026, 3, 1), author="O'Brien & Sons")
+    puzzle = Puzzle("tricky", meta, TRICKY)
+    return puzzle, layout_entries(TRICKY, LayoutParams(seeds=4))
+
+
+@pytest.fixture(scope="module")
+def tp(request):
+    from site_builder.layout import layout_puzzle, params_for
+    from site_builder.source import read_puzzle
+    from tests.conftest import PUZZLES
+
+    puzzle = read_puzzle(PUZZLES / "twin-peaks.txt")
+    return puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=0))
+
+
+def clue_texts(root) -> dict[int, list[str]]:
+    """Clue number -> the joined text of each clue group (Across first)."""
+    out: dict[int, list[str]] = {}
+    for g in root.iterfind(".//s:g[@class='clue']", NS):
+        lines = [t.text or "" for t in g.iterfind("s:text[@class='line']", NS)]
+        out.setdefault(int(g.get("data-number")), []).append(" ".join(lines))
+    return out
+
+
+def test_svg_parses_and_holds_every_clue_and_number(tp):
+    puzzle, layout = tp
+    for solution in (False, True):
+        root = ET.fromstring(render_svg(puzzle, layout, solution=solution))
+        texts = clue_texts(root)
+        for p in layout.placements:
+            assert clue_text(p) in texts[p.number], p
+        numbers = [int(t.text) for t in root.iterfind(".//s:g[@class='numbers']/s:text", NS)]
+        assert sorted(numbers) == sorted(set(layout.numbers.values()))
+        headings = [t.text for t in root.iterfind(".//s:text[@class='heading']", NS)]
+        assert headings == ["ACROSS", "DOWN"]
+        assert root.find("s:title", NS).text.startswith("Twin Peaks")
+
+
+def test_grid_draws_only_letter_cells_and_solution_letters(tp):
+    puzzle, layout = tp
+    root = ET.fromstring(render_svg(puzzle, layout))
+    paths = root.findall(".//s:g[@class='grid']/s:path", NS)
+    assert len(paths) == 2  # the black outline squares, then the white cell faces
+    for path in paths:
+        assert path.get("d").count("M") == layout.letter_cells
+    assert root.find(".//s:g[@class='letters']", NS) is None
+    sol = ET.fromstring(render_svg(puzzle, layout, solution=True))
+    letters = "".join(t.text for t in sol.iterfind(".//s:g[@class='letters']/s:text", NS))
+    assert letters == "".join(ch for _, ch in sorted(layout.cells.items()))
+
+
+def test_escaping_non_latin_and_emoji():
+    puzzle, layout = tricky_puzzle()
+    svg = render_svg(puzzle, layout, solution=True)
+    root = ET.fromstring(svg)  # valid XML whatever the clue holds
+    assert root.find("s:title", NS).text == 'Cats & <Dogs> "Quoted" \'Title\' (solution)'
+    title = " ".join(t.text for t in root.iterfind(".//s:g[@class='title']/s:text", NS))
+    assert title == 'Cats & <Dogs> "Quoted" \'Title\''
+    texts = clue_texts(root)
+    by_answer = {p.entry.answer: p for p in layout.placements}
+    for answer, p in by_answer.items():
+        joined = texts[p.number]
+        if answer == "ACE":  # the 80-letter run is split by characters: compare without spaces
+            assert any(j.replace(" ", "") == clue_text(p).replace(" ", "") for j in joined)
+        else:
+            assert clue_text(p) in joined
+    if "RAT" in by_answer:
+        assert "(no clue yet) (3)" in texts[by_answer["RAT"].number]
+    assert "<feline>" not in svg and "&lt;feline&gt;" in svg
+    assert "🐈" in svg and "東京" in svg
+
+
+def test_control_characters_never_break_the_xml():
+    entries = (Entry("CAT", "bell\x07 and form\x0cfeed", line=1), Entry("TAR", "ok", line=2))
+    meta = PuzzleMeta("Ctl\x01", dt.date(2026, 1, 1))
+    layout = layout_entries(entries, LayoutParams(seeds=2))
+    ET.fromstring(render_svg(Puzzle("ctl", meta, entries), layout))
+
+
+class _Measure:
+    """Advance widths straight from a font file, independent of the renderer's own tables."""
+
+    def __init__(self, file: str):
+        font = TTFont(FONTS_DIR / file)
+        self.upem = font["head"].unitsPerEm
+        self.cmap = font.getBestCmap()
+        self.hmtx = font["hmtx"]
+
+    def width(self, text: str, size: float) -> float:
+        units = sum(self.hmtx[self.cmap.get(ord(ch), ".notdef")][0] for ch in text)
+        return units * size / self.upem
+
+
+def _check_columns(svg: str) -> int:
+    serif = _Measure("SourceSerifPro-Regular.ttf")
+    root = ET.fromstring(svg)
+    checked = 0
+    width = float(root.get("width"))
+    columns = root.findall(".//s:g[@class='column']", NS)
+    assert len(columns) == 2
+    rights = []
+    for col in columns:
+        right = float(col.get("data-right"))
+        rights.append((float(col.get("data-left")), right))
+        for t in col.iterfind(".//s:text[@class='line']", NS):
+            assert t.get("font-family") == "Source Serif Pro"
+            end = float(t.get("x")) + serif.width(t.text or "", float(t.get("font-size")))
+            assert end <= right + 1e-6, f"{t.text!r} ends at {end:.1f}, past the column edge {right}"
+            checked += 1
+        assert right <= width
+    assert rights[0][1] < rights[1][0], "columns overlap"
+    return checked
+
+
+def test_wrapped_lines_stay_inside_their_column(tp):
+    puzzle, layout = tp
+    assert _check_columns(render_svg(puzzle, layout)) > len(layout.placements)
+    puzzle, layout = tricky_puzzle()
+    assert _check_columns(render_svg(puzzle, layout)) >= 4
+
+
+def test_columns_are_balanced(tp):
+    puzzle, layout = tp
+    root = ET.fromstring(render_svg(puzzle, layout))
+    bottoms = []
+    for col in root.findall(".//s:g[@class='column']", NS):
+        ys = [float(t.get("y")) for t in col.iter("{http://www.w3.org/2000/svg}text")]
+        bottoms.append(max(ys))
+    assert abs(bottoms[0] - bottoms[1]) <= 3 * 20 + 30  # within a tall clue or so
+
+
+def test_svg_is_deterministic_in_process(tp):
+    puzzle, layout = tp
+    assert render_svg(puzzle, layout) == render_svg(puzzle, layout)
+    assert not re.search(r"20\d\d-\d\d-\d\dT", render_svg(puzzle, layout))
