@@ -493,6 +493,9 @@
     });
   });
 
+  var skip = document.querySelector('.skip-link');
+  if (skip) skip.addEventListener('click', function (e) { e.preventDefault(); focusGrid(); });
+
   // ------------------------------------------------------------ check, reveal, clear
 
   function scopeCells(scope) {
