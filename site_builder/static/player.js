@@ -149,11 +149,9 @@
     pauseBtn.textContent = paused ? 'Resume' : 'Pause';
     if (paused) {
       stopTimer();
-      say('Paused.');
       pauseCover.querySelector('button').focus();
     } else {
       startTimer();
-      say('');
       focusGrid();
     }
     save();
