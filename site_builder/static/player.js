@@ -366,18 +366,20 @@
     player.classList.add('is-solved');
     pauseBtn.disabled = true;
     var revealed = cells.filter(function (c) { return c.revealed; }).length;
-    var text;
+    var headline, detail;
     if (revealed === cells.length) {
-      text = 'Puzzle revealed.';
+      headline = 'Puzzle revealed.';
+      detail = '';
     } else {
-      text = 'Solved! Your time: ' + formatTime(elapsed) +
+      headline = 'Solved!';
+      detail = 'Your time: ' + formatTime(elapsed) +
         (revealed ? ' (' + revealed + (revealed === 1 ? ' letter' : ' letters') + ' revealed)' : '') + '.';
     }
-    solvedEl.innerHTML = '';
+    solvedEl.textContent = '';
     var strong = document.createElement('strong');
-    strong.textContent = text.split(' ')[0];
+    strong.textContent = headline;
     solvedEl.appendChild(strong);
-    solvedEl.appendChild(document.createTextNode(' ' + text.split(' ').slice(1).join(' ')));
+    if (detail) solvedEl.appendChild(document.createTextNode(' ' + detail));
     solvedEl.hidden = false;
     if (announce) say('');
     save();
