@@ -197,9 +197,11 @@ def puzzle_files(
 
 
 def render_page(puzzle: Puzzle, layout: Layout, config: SiteConfig) -> str:
-    from .render.pages import render_puzzle_fallback
+    from dataclasses import asdict
 
-    return render_puzzle_fallback(puzzle, layout, config, downloads(puzzle))
+    from .render.html import render_puzzle_page
+
+    return render_puzzle_page(puzzle, layout, site=asdict(config), root="../", downloads=downloads(puzzle))
 
 
 # ------------------------------------------------------------------- build

@@ -70,12 +70,3 @@ def site_pages(infos: list, config: SiteConfig) -> dict[str, str]:
         )
     return files
 
-
-def render_puzzle_fallback(puzzle, layout, config, downloads) -> str:  # replaced by render.html on merge
-    import html
-
-    rows = "".join(
-        f"<li>{p.number} {p.direction.value}: {html.escape(p.entry.clue)}</li>" for p in layout.placements
-    )
-    links = "".join(f'<li><a href="{html.escape(h)}">{html.escape(l)}</a></li>' for l, h, _ in downloads)
-    return f"<!doctype html><title>{html.escape(puzzle.meta.title)}</title><ul>{rows}</ul><ul>{links}</ul>\n"

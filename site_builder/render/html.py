@@ -1,0 +1,214 @@
+"""The interactive puzzle page: grid and clues in plain HTML, enhanced by player.js.
+
+The page works without JavaScript (grid, clues and downloads are in the HTML
+and print cleanly). The player reads a JSON block embedded in the page, so it
+works offline and from file://. The answers in that block are not plain words:
+each letter is XORed with a keystream derived from the slug and the result is
+base64-encoded (`encode_solution`); player.js undoes it to check letters. This
+hides the answers from a glance at the source, it is not encryption.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from ..model import Direction, Layout, Placement, Puzzle
+from .text import clue_text
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)
+
+
+@lru_cache(maxsize=1)
+def _environment() -> Environment:
+    return Environment(
+        loader=FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+# ------------------------------------------------------------------ answer encoding
+
+
+def keystream(slug: str, n: int) -> bytes:
+    """n key bytes for a puzzle: FNV-1a of the slug seeds a xorshift32 generator.
+
+    player.js computes the same bytes (keep the two in step).
+    """
+    h = 0x811C9DC5
+    for b in ("crossword-press/" + slug).encode("utf-8"):
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    state = h or 0x9E3779B9
+    out = bytearray()
+    for _ in range(n):
+        state ^= (state << 13) & 0xFFFFFFFF
+        state ^= state >> 17
+        state ^= (state << 5) & 0xFFFFFFFF
+        out.append(state & 0xFF)
+    return bytes(out)
+
+
+def encode_solution(slug: str, letters: str) -> str:
+    """Letters (A-Z) -> base64 of each letter's code XORed with the slug's keystream."""
+    raw = letters.encode("ascii")
+    key = keystream(slug, len(raw))
+    return base64.b64encode(bytes(a ^ b for a, b in zip(raw, key))).decode("ascii")
+
+
+def decode_solution(slug: str, encoded: str) -> str:
+    """The inverse of encode_solution."""
+    raw = base64.b64decode(encoded)
+    key = keystream(slug, len(raw))
+    return bytes(a ^ b for a, b in zip(raw, key)).decode("ascii")
+
+
+def script_json(value: Any) -> Markup:
+    """JSON that is safe inside <script type="application/json">.
+
+    '<', '>' and '&' become \\u escapes, so no text (a clue holding
+    '</script>' or '<!--') can end the element early; JSON.parse reads
+    the escapes back as the original characters.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(ch, esc)
+    return Markup(text)
+
+
+# ------------------------------------------------------------------ page model
+
+
+def human_date(d) -> str:
+    """'2 November 2026': fixed English month names, whatever the locale."""
+    return f"{d.day} {MONTHS[d.month - 1]} {d.year}"
+
+
+def _dir_name(d: Direction) -> str:
+    return "Across" if d is Direction.ACROSS else "Down"
+
+
+def _clue_id(p: Placement) -> str:
+    return f"clue-{p.direction.value}-{p.number}"
+
+
+def _cells_model(layout: Layout) -> list[list[dict | None]]:
+    """Rows of cells for the template: None for an empty square."""
+    words: dict[tuple[int, int], list[tuple[Placement, int]]] = {}
+    for p in layout.placements:
+        for i, rc in enumerate(p.cells()):
+            words.setdefault(rc, []).append((p, i))
+    rows: list[list[dict | None]] = []
+    for r in range(layout.rows):
+        row: list[dict | None] = []
+        for c in range(layout.cols):
+            if (r, c) not in layout.cells:
+                row.append(None)
+                continue
+            parts = [
+                f"{p.number} {_dir_name(p.direction)}, letter {i + 1} of {len(p.entry.answer)}"
+                for p, i in sorted(words[(r, c)], key=lambda t: t[0].direction is Direction.DOWN)
+            ]
+            row.append({
+                "r": r,
+                "c": c,
+                "number": layout.numbers.get((r, c)),
+                "label": f"Row {r + 1}, column {c + 1}: " + "; ".join(parts),
+            })
+        rows.append(row)
+    return rows
+
+
+def _clue_model(p: Placement) -> dict:
+    return {
+        "id": _clue_id(p),
+        "number": p.number,
+        "dir": p.direction.value,
+        "text": clue_text(p),
+        "fill": p.entry.fill,
+    }
+
+
+def puzzle_data(puzzle: Puzzle, layout: Layout) -> dict:
+    """What player.js needs, embedded in the page as JSON."""
+    order = sorted(layout.cells)
+    letters = "".join(layout.cells[rc] for rc in order)
+    digest = hashlib.sha256(
+        (f"{layout.rows}x{layout.cols}:" + ";".join(f"{p.row},{p.col},{p.direction.value},{p.entry.answer}"
+                                                  for p in layout.placements)).encode("utf-8")
+    ).hexdigest()[:12]
+    return {
+        "version": 1,
+        "slug": puzzle.slug,
+        "title": puzzle.meta.title,
+        "rows": layout.rows,
+        "cols": layout.cols,
+        "storageKey": f"crossword-press:{puzzle.slug}:{digest}",
+        "cells": [[r, c] for r, c in order],
+        "solution": encode_solution(puzzle.slug, letters),
+        "entries": [
+            {
+                "id": _clue_id(p),
+                "number": p.number,
+                "dir": p.direction.value,
+                "row": p.row,
+                "col": p.col,
+                "length": len(p.entry.answer),
+                "clue": clue_text(p),
+            }
+            for p in layout.placements
+        ],
+    }
+
+
+def render_puzzle_page(
+    puzzle: Puzzle,
+    layout: Layout,
+    *,
+    site: Mapping[str, Any],
+    root: str,
+    downloads: Iterable[tuple[str, str, str]],
+    live_reload: bool = False,
+) -> str:
+    """The puzzle's web page (public/<slug>/index.html) as a string.
+
+    `site` holds at least `title` and `licence`; `root` is the relative URL
+    from the page to the site root ("../"); `downloads` lists (label, href,
+    note). `live_reload` adds the watch helper's script (never published).
+    """
+    meta = puzzle.meta
+    template = _environment().get_template("puzzle.html")
+    return template.render(
+        site=site,
+        root=root,
+        downloads=[tuple(d) for d in downloads],
+        live_reload=live_reload,
+        slug=puzzle.slug,
+        title=meta.title,
+        author=meta.author,
+        date_iso=meta.date.isoformat(),
+        date_human=human_date(meta.date),
+        difficulty=meta.difficulty,
+        description=meta.description,
+        rows=layout.rows,
+        cols=layout.cols,
+        grid=_cells_model(layout),
+        across=[_clue_model(p) for p in layout.across],
+        down=[_clue_model(p) for p in layout.down],
+        data=script_json(puzzle_data(puzzle, layout)),
+    )

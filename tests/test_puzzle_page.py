@@ -1,0 +1,168 @@
+"""The puzzle page's HTML, without a browser: content, escaping, encoded answers."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from site_builder.layout import layout_entries, layout_puzzle, params_for
+from site_builder.model import Entry, LayoutParams
+from site_builder.render.html import (
+    decode_solution,
+    encode_solution,
+    keystream,
+    render_puzzle_page,
+    script_json,
+)
+from site_builder.source import load_puzzle
+
+SITE = {"title": "The Crossword Press", "licence": "Puzzles CC BY 4.0"}
+DOWNLOADS = [
+    ("PDF", "allotment.pdf", "print it"),
+    ("Across Lite", "allotment.puz", "Across Lite, Crossword Scraper and most apps"),
+]
+
+SMALL = """---
+title: Allotment
+date: 2026-05-01
+author: Test Setter
+difficulty: easy
+description: A small grid & a short list.
+---
+GARDEN | Where the party is
+ONION | Layered vegetable
+RANGE | Cooker, or mountains
+DENIM | Jeans fabric
+ANGEL | Heavenly being
+"""
+
+
+@pytest.fixture(scope="module")
+def small():
+    puzzle = load_puzzle(SMALL, slug="allotment")
+    return puzzle, layout_puzzle(puzzle, params_for(puzzle, seeds=10))
+
+
+def page(puzzle, layout, **kw):
+    args = dict(site=SITE, root="../", downloads=DOWNLOADS)
+    args.update(kw)
+    return render_puzzle_page(puzzle, layout, **args)
+
+
+def embedded_data(text: str) -> dict:
+    m = re.search(r'<script type="application/json" id="puzzle-data">(.*?)</script>', text, re.S)
+    assert m, "no puzzle-data block"
+    return json.loads(m.group(1))
+
+
+def test_page_shows_metadata_grid_clues_and_downloads(small):
+    puzzle, layout = small
+    text = page(puzzle, layout)
+    assert text.startswith("<!DOCTYPE html>")
+    assert '<a class="site-title" href="../index.html">The Crossword Press</a>' in text
+    assert "<h1>Allotment</h1>" in text
+    assert "By Test Setter" in text
+    assert '<time datetime="2026-05-01">1 May 2026</time>' in text
+    assert ">Easy<" in text
+    assert "A small grid &amp; a short list." in text
+    assert "Puzzles CC BY 4.0" in text
+    # one cell element per letter cell, numbered from the layout
+    assert text.count('role="gridcell"') == layout.letter_cells
+    for (r, c), n in layout.numbers.items():
+        assert re.search(rf'id="cell-{r}-{c}"[^>]*><span class="num" aria-hidden="true">{n}</span>', text)
+    for p in layout.placements:
+        assert f'id="clue-{p.direction.value}-{p.number}"' in text
+        assert html.escape(f"{p.entry.clue} ({p.entry.enumeration})", quote=False) in text
+    assert '<a href="allotment.pdf">PDF</a> <span class="note">print it</span>' in text
+    assert '<a href="allotment.puz">Across Lite</a>' in text
+    assert '<link rel="stylesheet" href="../static/player.css">' in text
+    assert '<script src="../static/player.js"></script>' in text
+
+
+def test_cells_have_labels_naming_their_entries(small):
+    puzzle, layout = small
+    text = page(puzzle, layout)
+    p = layout.across[0]
+    label = re.search(rf'id="cell-{p.row}-{p.col}" role="gridcell" aria-label="([^"]*)"', text).group(1)
+    assert label.startswith(f"Row {p.row + 1}, column {p.col + 1}: {p.number} Across, letter 1 of {len(p.answer)}")
+
+
+def test_answers_are_not_in_the_source_but_decode(small):
+    puzzle, layout = small
+    text = page(puzzle, layout)
+    for p in layout.placements:
+        assert p.answer not in text.upper(), p.answer
+    data = embedded_data(text)
+    letters = decode_solution("allotment", data["solution"])
+    assert letters == "".join(layout.cells[rc] for rc in sorted(layout.cells))
+    assert [tuple(rc) for rc in data["cells"]] == sorted(layout.cells)
+    assert [(e["number"], e["dir"], e["row"], e["col"], e["length"]) for e in data["entries"]] == [
+        (p.number, p.direction.value, p.row, p.col, len(p.answer)) for p in layout.placements
+    ]
+
+
+def test_encoding_round_trips_and_depends_on_the_slug():
+    assert decode_solution("a", encode_solution("a", "COOPER")) == "COOPER"
+    assert encode_solution("a", "COOPER") != encode_solution("b", "COOPER")
+    assert keystream("twin-peaks", 4) == keystream("twin-peaks", 8)[:4]
+    assert len(set(keystream("twin-peaks", 64))) > 20
+
+
+def test_script_json_cannot_end_the_script_element():
+    out = str(script_json({"clue": "</script><script>alert(1)</script> <!-- & \u2028"}))
+    assert "<" not in out and ">" not in out and "&" not in out
+    assert json.loads(out) == {"clue": "</script><script>alert(1)</script> <!-- & \u2028"}
+
+
+def test_clue_with_script_tag_stays_inside_the_data_block():
+    source = SMALL.replace("Where the party is", "Ends here </script><script>alert(1)</script>")
+    source = source.replace("title: Allotment", 'title: "Allot </script> ment"')
+    puzzle = load_puzzle(source, slug="allotment")
+    layout = layout_puzzle(puzzle, params_for(puzzle, seeds=10))
+    text = page(puzzle, layout)
+    assert "<script>alert(1)" not in text
+    assert text.count("<script") == 2  # the data block and player.js
+    data = embedded_data(text)
+    assert data["title"] == "Allot </script> ment"
+    assert any(e["clue"].startswith("Ends here </script><script>alert(1)</script>") for e in data["entries"])
+    assert "Ends here &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in text
+
+
+def test_live_reload_script_only_when_asked(small):
+    puzzle, layout = small
+    assert "livereload.js" not in page(puzzle, layout)
+    assert '<script src="../static/livereload.js"></script>' in page(puzzle, layout, live_reload=True)
+
+
+def test_rendering_is_deterministic(small):
+    puzzle, layout = small
+    assert page(puzzle, layout) == page(puzzle, layout)
+
+
+def test_no_downloads_no_section_and_empty_licence(small):
+    puzzle, layout = small
+    text = page(puzzle, layout, downloads=[], site={"title": "X", "licence": ""})
+    assert "Download" not in text
+    assert 'class="licence"' not in text
+
+
+def test_fill_word_without_clue_says_so():
+    entries = (Entry("GARDEN", "Where the party is"), Entry("RANGE", "", fill=True))
+    layout = layout_entries(entries, LayoutParams(seeds=5))
+    puzzle = load_puzzle(SMALL, slug="allotment")
+    text = page(puzzle, layout)
+    assert "(no clue yet) (5)" in text
+    assert 'class="fill"' in text
+
+
+def test_twin_peaks_page_renders(twin_peaks):
+    layout = layout_puzzle(twin_peaks, params_for(twin_peaks, seeds=20))
+    text = page(twin_peaks, layout, downloads=[("PDF", "twin-peaks.pdf", "print it")])
+    assert text.count('role="gridcell"') == layout.letter_cells
+    assert "GREATNORTHERN" not in text and "WINDOMEARLE" not in text
+    data = embedded_data(text)
+    assert data["storageKey"].startswith("crossword-press:twin-peaks:")
+    assert len(data["entries"]) == len(layout.placements)
