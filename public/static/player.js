@@ -1,0 +1,635 @@
+/*
+ * Crossword press: the puzzle player.
+ *
+ * Enhances the grid and clue lists already in the page (which work without
+ * JavaScript) into a solver: selection, typing, keyboard navigation, check
+ * and reveal, a pausable timer and progress kept in localStorage. Reads the
+ * puzzle from <script type="application/json" id="puzzle-data">, so it works
+ * offline and from file://. No dependencies, no build step.
+ */
+(function () {
+  'use strict';
+
+  var dataEl = document.getElementById('puzzle-data');
+  var player = document.getElementById('player');
+  if (!dataEl || !player) return;
+  var data = JSON.parse(dataEl.textContent);
+
+  // ------------------------------------------------------------ answers
+
+  // Same keystream as site_builder/render/html.py:keystream.
+  function keystream(slug, n) {
+    var bytes = new TextEncoder().encode('crossword-press/' + slug);
+    var h = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; i++) {
+      h = Math.imul(h ^ bytes[i], 0x01000193) >>> 0;
+    }
+    var state = h || 0x9e3779b9;
+    var out = new Uint8Array(n);
+    for (var j = 0; j < n; j++) {
+      state = (state ^ (state << 13)) >>> 0;
+      state = (state ^ (state >>> 17)) >>> 0;
+      state = (state ^ (state << 5)) >>> 0;
+      out[j] = state & 0xff;
+    }
+    return out;
+  }
+
+  function decodeSolution(slug, encoded) {
+    var raw = atob(encoded);
+    var key = keystream(slug, raw.length);
+    var letters = [];
+    for (var i = 0; i < raw.length; i++) {
+      letters.push(String.fromCharCode(raw.charCodeAt(i) ^ key[i]));
+    }
+    return letters;
+  }
+
+  var solution = decodeSolution(data.slug, data.solution);
+
+  // ------------------------------------------------------------ model
+
+  var grid = document.getElementById('grid');
+  var wrap = grid.parentElement;
+  var input = document.getElementById('grid-input');
+  var toolbar = player.querySelector('.toolbar');
+  var clueBar = player.querySelector('.clue-bar');
+  var clueBarNum = player.querySelector('.clue-bar-num');
+  var clueBarClue = player.querySelector('.clue-bar-clue');
+  var timerEl = player.querySelector('.timer');
+  var pauseBtn = player.querySelector('[data-action="pause"]');
+  var pauseCover = player.querySelector('.pause-cover');
+  var solvedEl = player.querySelector('.solved');
+  var statusEl = player.querySelector('.status');
+  var announceEl = document.getElementById('announce');
+
+  var cells = [];          // in data.cells order (row by row)
+  var cellAt = {};         // "r,c" -> cell
+  data.cells.forEach(function (rc, i) {
+    var el = document.getElementById('cell-' + rc[0] + '-' + rc[1]);
+    var cell = {
+      index: i, r: rc[0], c: rc[1], el: el,
+      letterEl: el.querySelector('.letter'),
+      answer: solution[i], letter: '', revealed: false, wrong: false,
+      across: null, down: null
+    };
+    cells.push(cell);
+    cellAt[rc[0] + ',' + rc[1]] = cell;
+  });
+
+  var entries = data.entries.map(function (e) {
+    var entry = {
+      id: e.id, number: e.number, dir: e.dir, clue: e.clue, length: e.length,
+      li: document.getElementById(e.id), cells: []
+    };
+    for (var k = 0; k < e.length; k++) {
+      var cell = e.dir === 'across' ? cellAt[e.row + ',' + (e.col + k)] : cellAt[(e.row + k) + ',' + e.col];
+      cell[e.dir] = entry;
+      entry.cells.push(cell);
+    }
+    return entry;
+  });
+
+  var cur = null;          // the selected cell
+  var dir = 'across';      // the selected direction
+  var solved = false;
+  var fullNoticeShown = false;
+
+  function dirName(d) { return d === 'across' ? 'Across' : 'Down'; }
+  function entryOf(cell, d) { return cell ? cell[d || dir] || cell[other(d || dir)] : null; }
+  function other(d) { return d === 'across' ? 'down' : 'across'; }
+  function currentEntry() { return cur ? cur[dir] : null; }
+  function isComplete(entry) { return entry.cells.every(function (c) { return c.letter; }); }
+  function firstEmpty(entry) {
+    for (var i = 0; i < entry.cells.length; i++) if (!entry.cells[i].letter) return entry.cells[i];
+    return null;
+  }
+
+  // ------------------------------------------------------------ timer
+
+  var elapsed = 0;         // ms counted before runningSince
+  var runningSince = null;
+  var started = false;
+  var userPaused = false;
+  var ticker = null;
+
+  function timeNow() { return elapsed + (runningSince === null ? 0 : Date.now() - runningSince); }
+
+  function formatTime(ms) {
+    var s = Math.floor(ms / 1000);
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    var mm = h ? String(m).padStart(2, '0') : String(m);
+    return (h ? h + ':' : '') + mm + ':' + String(sec).padStart(2, '0');
+  }
+
+  function renderTimer() { timerEl.textContent = formatTime(timeNow()); }
+
+  function startTimer() {
+    started = true;
+    if (solved || userPaused || runningSince !== null || document.hidden) return;
+    runningSince = Date.now();
+    ticker = setInterval(renderTimer, 500);
+  }
+
+  function stopTimer() {
+    if (runningSince !== null) {
+      elapsed += Date.now() - runningSince;
+      runningSince = null;
+    }
+    if (ticker) { clearInterval(ticker); ticker = null; }
+    renderTimer();
+  }
+
+  function setPaused(paused) {
+    if (solved && paused) return;
+    userPaused = paused;
+    player.classList.toggle('paused', paused);
+    pauseCover.hidden = !paused;
+    pauseBtn.setAttribute('aria-pressed', String(paused));
+    pauseBtn.textContent = paused ? 'Resume' : 'Pause';
+    if (paused) {
+      stopTimer();
+      pauseCover.querySelector('button').focus();
+    } else {
+      startTimer();
+      focusGrid();
+    }
+    save();
+  }
+
+  document.addEventListener('visibilitychange', function () {
+    if (document.hidden) { stopTimer(); save(); }
+    else if (started) startTimer();
+  });
+  window.addEventListener('pagehide', function () { stopTimer(); save(); });
+
+  // ------------------------------------------------------------ storage
+
+  function storage() {
+    try { return window.localStorage; } catch (err) { return null; }
+  }
+
+  function save() {
+    var store = storage();
+    if (!store) return;
+    var state = {
+      v: 1,
+      letters: cells.map(function (c) { return c.letter || '.'; }).join(''),
+      revealed: cells.map(function (c) { return c.revealed ? '1' : '0'; }).join(''),
+      wrong: cells.map(function (c) { return c.wrong ? '1' : '0'; }).join(''),
+      elapsed: timeNow(),
+      solved: solved,
+      cursor: cur ? [cur.r, cur.c, dir] : null
+    };
+    try { store.setItem(data.storageKey, JSON.stringify(state)); } catch (err) { /* full or disabled: play on */ }
+  }
+
+  function load() {
+    var store = storage();
+    var raw = null;
+    try { raw = store && store.getItem(data.storageKey); } catch (err) { raw = null; }
+    if (!raw) return null;
+    try {
+      var state = JSON.parse(raw);
+      if (!state || state.v !== 1 || typeof state.letters !== 'string' || state.letters.length !== cells.length) return null;
+      return state;
+    } catch (err) {
+      return null;
+    }
+  }
+
+  // ------------------------------------------------------------ drawing
+
+  function drawCell(cell) {
+    cell.letterEl.textContent = cell.letter;
+    cell.el.classList.toggle('wrong', cell.wrong);
+    cell.el.classList.toggle('revealed', cell.revealed);
+    cell.el.classList.toggle('filled', !!cell.letter);
+  }
+
+  var marked = [];         // elements carrying highlight classes
+  function clearMarks() {
+    marked.forEach(function (el) { el.classList.remove('current', 'in-word', 'cross', 'active', 'crossing', 'cross-current'); });
+    marked = [];
+  }
+  function mark(el, cls) { if (el) { el.classList.add(cls); marked.push(el); } }
+
+  function drawSelection() {
+    clearMarks();
+    var entry = currentEntry();
+    if (!cur || !entry) return;
+    entry.cells.forEach(function (c) {
+      mark(c.el, 'in-word');
+      var crossing = c[other(dir)];
+      if (crossing) mark(crossing.li, 'crossing');
+    });
+    var cross = cur[other(dir)];
+    if (cross) {
+      cross.cells.forEach(function (c) { if (c !== cur) mark(c.el, 'cross'); });
+      mark(cross.li, 'cross-current');
+      scrollClueIntoView(cross.li);
+    }
+    mark(cur.el, 'current');
+    mark(entry.li, 'active');
+    scrollClueIntoView(entry.li);
+
+    clueBarNum.textContent = entry.number + ' ' + dirName(dir);
+    clueBarClue.textContent = entry.clue;
+
+    var pos = entry.cells.indexOf(cur) + 1;
+    input.setAttribute('aria-label',
+      entry.number + ' ' + dirName(dir) + ': ' + entry.clue + '. Letter ' + pos + ' of ' + entry.length +
+      (cur.letter ? ', ' + cur.letter : ', blank') + (cur.wrong ? ', marked wrong' : '') + (cur.revealed ? ', revealed' : '') + '.');
+    input.style.left = cur.el.offsetLeft + 'px';
+    input.style.top = cur.el.offsetTop + 'px';
+    input.style.width = cur.el.offsetWidth + 'px';
+    input.style.height = cur.el.offsetHeight + 'px';
+  }
+
+  // Scroll a clue into view inside its own list (never the page).
+  function scrollClueIntoView(li) {
+    if (!li) return;
+    var list = li.parentElement;
+    if (list.scrollHeight <= list.clientHeight + 1) return;
+    var top = li.offsetTop - list.offsetTop;
+    var bottom = top + li.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top - 8;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 8;
+  }
+
+  function say(text) { statusEl.textContent = text; }
+
+  var lastAnnounced = null;
+  function select(cell, wantDir) {
+    if (!cell) return;
+    var d = wantDir || dir;
+    if (!cell[d]) d = other(d);
+    cur = cell;
+    dir = d;
+    var entry = currentEntry();
+    if (entry !== lastAnnounced) {
+      lastAnnounced = entry;
+      announceEl.textContent = entry.number + ' ' + dirName(dir) + ': ' + entry.clue;
+    }
+    drawSelection();
+    if (document.activeElement === input) cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+
+  function selectEntry(entry, focus) {
+    select(firstEmpty(entry) || entry.cells[0], entry.dir);
+    if (focus) focusGrid();
+    save();
+  }
+
+  function focusGrid() {
+    if (!cur) select(entries[0].cells[0], entries[0].dir);
+    input.focus({ preventScroll: true });
+    cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
+
+  // ------------------------------------------------------------ editing
+
+  function setLetter(cell, letter) {
+    if (cell.letter === letter) return;
+    cell.letter = letter;
+    cell.wrong = false;
+    drawCell(cell);
+  }
+
+  function locked(cell) { return solved || cell.revealed; }
+
+  function typeLetter(letter) {
+    if (!cur || userPaused) return;
+    if (!locked(cur)) setLetter(cur, letter);
+    advance();
+    afterChange();
+  }
+
+  function advance() {
+    var entry = currentEntry();
+    var i = entry.cells.indexOf(cur);
+    if (i < entry.cells.length - 1) { select(entry.cells[i + 1], dir); return; }
+    var empty = firstEmpty(entry);
+    if (empty) { select(empty, dir); return; }
+    var start = entries.indexOf(entry);
+    for (var k = 1; k < entries.length; k++) {
+      var next = entries[(start + k) % entries.length];
+      if (!isComplete(next)) { select(firstEmpty(next), next.dir); return; }
+    }
+    drawSelection();
+  }
+
+  function backspace() {
+    if (!cur || userPaused) return;
+    var entry = currentEntry();
+    if (cur.letter && !locked(cur)) {
+      setLetter(cur, '');
+    } else {
+      var i = entry.cells.indexOf(cur);
+      if (i > 0) {
+        select(entry.cells[i - 1], dir);
+        if (!locked(cur)) setLetter(cur, '');
+      }
+    }
+    drawSelection();
+    afterChange();
+  }
+
+  function deleteLetter() {
+    if (!cur || userPaused) return;
+    if (!locked(cur)) setLetter(cur, '');
+    drawSelection();
+    afterChange();
+  }
+
+  function afterChange() {
+    checkSolved();
+    save();
+  }
+
+  function checkSolved() {
+    if (solved) return;
+    var full = cells.every(function (c) { return c.letter; });
+    if (!full) { fullNoticeShown = false; return; }
+    var right = cells.every(function (c) { return c.letter === c.answer; });
+    if (right) {
+      finish(true);
+    } else if (!fullNoticeShown) {
+      fullNoticeShown = true;
+      say('Every square is filled, but something is not right yet. Check can show where.');
+    }
+  }
+
+  function finish(announce) {
+    solved = true;
+    stopTimer();
+    player.classList.add('is-solved');
+    pauseBtn.disabled = true;
+    var revealed = cells.filter(function (c) { return c.revealed; }).length;
+    var headline, detail;
+    if (revealed === cells.length) {
+      headline = 'Puzzle revealed.';
+      detail = '';
+    } else {
+      headline = 'Solved!';
+      detail = 'Your time: ' + formatTime(elapsed) +
+        (revealed ? ' (' + revealed + (revealed === 1 ? ' letter' : ' letters') + ' revealed)' : '') + '.';
+    }
+    solvedEl.textContent = '';
+    var strong = document.createElement('strong');
+    strong.textContent = headline;
+    solvedEl.appendChild(strong);
+    if (detail) solvedEl.appendChild(document.createTextNode(' ' + detail));
+    solvedEl.hidden = false;
+    if (announce) say('');
+    save();
+  }
+
+  function unfinish() {
+    solved = false;
+    player.classList.remove('is-solved');
+    pauseBtn.disabled = false;
+    solvedEl.hidden = true;
+    solvedEl.textContent = '';
+  }
+
+  // ------------------------------------------------------------ navigation
+
+  function arrow(dr, dc) {
+    if (!cur) return;
+    var want = dr === 0 ? 'across' : 'down';
+    if (dir !== want && cur[want]) { select(cur, want); save(); return; }
+    var r = cur.r + dr, c = cur.c + dc;
+    while (r >= 0 && r < data.rows && c >= 0 && c < data.cols) {
+      var cell = cellAt[r + ',' + c];
+      if (cell) { select(cell, want); save(); return; }
+      r += dr; c += dc;
+    }
+  }
+
+  function toggleDir() {
+    if (cur && cur[other(dir)]) { select(cur, other(dir)); save(); }
+  }
+
+  // Move to the next (step 1) or previous (step -1) clue. Returns false at
+  // either end when wrap is off, so Tab can leave the grid there.
+  function moveClue(step, wrap) {
+    var entry = currentEntry();
+    var i = entry ? entries.indexOf(entry) + step : 0;
+    if (i < 0 || i >= entries.length) {
+      if (!wrap) return false;
+      i = (i + entries.length) % entries.length;
+    }
+    selectEntry(entries[i], false);
+    return true;
+  }
+
+  function wordEnd(last) {
+    var entry = currentEntry();
+    if (entry) { select(entry.cells[last ? entry.cells.length - 1 : 0], dir); save(); }
+  }
+
+  input.addEventListener('keydown', function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (userPaused) return;
+    var key = e.key;
+    if (key.length === 1 && /[a-z]/i.test(key)) {
+      e.preventDefault();
+      typeLetter(key.toUpperCase());
+      return;
+    }
+    switch (key) {
+      case 'Backspace': e.preventDefault(); backspace(); break;
+      case 'Delete': e.preventDefault(); deleteLetter(); break;
+      case 'ArrowLeft': e.preventDefault(); arrow(0, -1); break;
+      case 'ArrowRight': e.preventDefault(); arrow(0, 1); break;
+      case 'ArrowUp': e.preventDefault(); arrow(-1, 0); break;
+      case 'ArrowDown': e.preventDefault(); arrow(1, 0); break;
+      case ' ': case 'Enter': e.preventDefault(); toggleDir(); break;
+      case 'Home': e.preventDefault(); wordEnd(false); break;
+      case 'End': e.preventDefault(); wordEnd(true); break;
+      case 'Tab':
+        if (moveClue(e.shiftKey ? -1 : 1, false)) e.preventDefault();
+        break;
+      default:
+        break;
+    }
+  });
+
+  // Phone keyboards often send letters as text input rather than key events.
+  input.addEventListener('input', function () {
+    var text = input.value;
+    input.value = '';
+    var letters = text.normalize('NFD').replace(/[^A-Za-z]/g, '').toUpperCase();
+    for (var i = 0; i < letters.length; i++) typeLetter(letters[i]);
+  });
+
+  input.addEventListener('focus', function () {
+    if (!cur) select(entries[0].cells[0], entries[0].dir);
+    wrap.classList.add('focused');
+    startTimer();
+  });
+  input.addEventListener('blur', function () { wrap.classList.remove('focused'); });
+
+  grid.addEventListener('click', function (e) {
+    var el = e.target.closest('.cell');
+    if (!el || userPaused) return;
+    var cell = cellAt[el.dataset.r + ',' + el.dataset.c];
+    if (cell === cur && document.activeElement === input) toggleDir();
+    else select(cell, dir);
+    focusGrid();
+    save();
+  });
+  // Keep focus in the input when a cell is pressed (no flicker of the focus ring).
+  grid.addEventListener('mousedown', function (e) { if (e.target.closest('.cell')) e.preventDefault(); });
+
+  entries.forEach(function (entry) {
+    var li = entry.li;
+    li.tabIndex = 0;
+    li.setAttribute('aria-controls', 'grid');
+    li.addEventListener('click', function () { if (!userPaused) selectEntry(entry, true); });
+    li.addEventListener('keydown', function (e) {
+      if ((e.key === 'Enter' || e.key === ' ') && !userPaused) { e.preventDefault(); selectEntry(entry, true); }
+    });
+  });
+
+  var skip = document.querySelector('.skip-link');
+  if (skip) skip.addEventListener('click', function (e) { e.preventDefault(); focusGrid(); });
+
+  // ------------------------------------------------------------ check, reveal, clear
+
+  function scopeCells(scope) {
+    if (scope === 'puzzle') return cells;
+    if (!cur) select(entries[0].cells[0], entries[0].dir);
+    if (scope === 'word') return currentEntry().cells;
+    return [cur];
+  }
+
+  function check(scope) {
+    var wrongCount = 0, filled = 0;
+    scopeCells(scope).forEach(function (c) {
+      if (!c.letter) return;
+      filled++;
+      if (c.letter !== c.answer) { c.wrong = true; wrongCount++; drawCell(c); }
+    });
+    var where = scope === 'puzzle' ? 'the puzzle' : 'this ' + scope;
+    if (!filled) say('Nothing to check in ' + where + ' yet.');
+    else if (wrongCount) say(wrongCount + (wrongCount === 1 ? ' wrong letter' : ' wrong letters') + ' marked in ' + where + '.');
+    else say('No mistakes in ' + where + ' so far.');
+    drawSelection();
+    save();
+  }
+
+  function reveal(scope) {
+    if (scope === 'puzzle' && !window.confirm('Reveal the whole puzzle?')) return;
+    var count = 0;
+    scopeCells(scope).forEach(function (c) {
+      if (c.letter !== c.answer) {
+        c.letter = c.answer;
+        c.revealed = true;
+        count++;
+      }
+      c.wrong = false;
+      drawCell(c);
+    });
+    say(count ? count + (count === 1 ? ' letter' : ' letters') + ' revealed.' : 'Those letters were already right.');
+    drawSelection();
+    afterChange();
+  }
+
+  function clear(scope) {
+    if (scope === 'puzzle') {
+      if (!window.confirm('Clear the whole puzzle and reset the timer?')) return;
+      cells.forEach(function (c) { c.letter = ''; c.wrong = false; c.revealed = false; drawCell(c); });
+      unfinish();
+      stopTimer();
+      elapsed = 0;
+      started = false;
+      renderTimer();
+      say('Puzzle cleared.');
+    } else {
+      if (solved) return;
+      scopeCells(scope).forEach(function (c) {
+        if (c.revealed) return;
+        c.letter = ''; c.wrong = false; drawCell(c);
+      });
+      say('Word cleared.');
+    }
+    drawSelection();
+    save();
+    focusGrid();
+  }
+
+  var actions = {
+    'pause': function () { setPaused(!userPaused); },
+    'resume': function () { setPaused(false); },
+    'check-letter': function () { check('letter'); },
+    'check-word': function () { check('word'); },
+    'check-puzzle': function () { check('puzzle'); },
+    'reveal-letter': function () { reveal('letter'); },
+    'reveal-word': function () { reveal('word'); },
+    'reveal-puzzle': function () { reveal('puzzle'); },
+    'clear-word': function () { clear('word'); },
+    'clear-puzzle': function () { clear('puzzle'); },
+    'prev-clue': function () { moveClue(-1, true); focusGrid(); },
+    'next-clue': function () { moveClue(1, true); focusGrid(); }
+  };
+
+  player.addEventListener('click', function (e) {
+    var button = e.target.closest('button[data-action]');
+    if (!button || button.disabled) return;
+    var menu = button.closest('details');
+    if (menu) menu.open = false;
+    var action = button.dataset.action;
+    if (userPaused && action !== 'pause' && action !== 'resume') return;
+    actions[action]();
+    if (menu && action.indexOf('clear') !== 0) focusGrid();
+  });
+
+  // Menus: one open at a time; Escape or a click elsewhere closes them.
+  var menus = Array.prototype.slice.call(player.querySelectorAll('details.menu'));
+  menus.forEach(function (menu) {
+    menu.addEventListener('toggle', function () {
+      if (menu.open) menus.forEach(function (m) { if (m !== menu) m.open = false; });
+    });
+    menu.addEventListener('keydown', function (e) {
+      if (e.key === 'Escape' && menu.open) {
+        menu.open = false;
+        menu.querySelector('summary').focus();
+      }
+    });
+  });
+  document.addEventListener('click', function (e) {
+    menus.forEach(function (m) { if (m.open && !m.contains(e.target)) m.open = false; });
+  });
+
+  // ------------------------------------------------------------ start
+
+  var saved = load();
+  if (saved) {
+    cells.forEach(function (c, i) {
+      var ch = saved.letters[i];
+      c.letter = ch === '.' ? '' : ch;
+      c.revealed = saved.revealed && saved.revealed[i] === '1';
+      c.wrong = saved.wrong && saved.wrong[i] === '1';
+      drawCell(c);
+    });
+    elapsed = Math.max(0, Number(saved.elapsed) || 0);
+    started = elapsed > 0;
+  }
+
+  toolbar.hidden = false;
+  clueBar.hidden = false;
+  input.hidden = false;
+  player.querySelector('.hint').hidden = false;
+  player.classList.add('enhanced');
+  renderTimer();
+
+  var start = saved && saved.cursor && cellAt[saved.cursor[0] + ',' + saved.cursor[1]];
+  if (start) select(start, saved.cursor[2] === 'down' ? 'down' : 'across');
+  else select(entries[0].cells[0], entries[0].dir);
+
+  if (saved && saved.solved && cells.every(function (c) { return c.letter === c.answer; })) finish(false);
+
+  window.addEventListener('resize', drawSelection);
+})();
