@@ -26,8 +26,8 @@ site: $(STAMP) ## build every puzzle into public/ (the default)
 test: $(STAMP) ## run the test suite
 	$(BIN)/python -m pytest
 
-bench: $(STAMP) ## time the layout search and report grid quality
-	$(BIN)/python -m site_builder.bench
+bench: $(STAMP) ## compare the layout strategies (table on stdout, figures in build/bench.json)
+	$(BIN)/crossword bench --json build/bench.json
 
 clean: ## remove the virtual environment and caches (public/ is kept: it is committed)
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

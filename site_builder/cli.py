@@ -97,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--size", type=_positive, help="grid cap, squares a side (default: front matter, else 23)")
     gen.add_argument("--strategy", choices=sorted(STRATEGIES), help="layout strategy")
     gen.set_defaults(func=cmd_generate)
+
+    bench = sub.add_parser("bench", help="compare the layout strategies on the same lists", add_help=False)
+    bench.add_argument("bench_args", nargs=argparse.REMAINDER)
+    bench.set_defaults(func=lambda a: __import__("site_builder.bench", fromlist=["main"]).main(a.bench_args))
     return parser
 
 

@@ -49,7 +49,7 @@ from .rng import Rng
 
 NAME = "scored"
 ATTEMPTS = 50  # per effort level
-NODE_BUDGET = 2000  # phase-2 placements per attempt, per effort level
+NODE_BUDGET = 250  # phase-2 placements per attempt, per effort level
 SAFETY_SECONDS = 60.0
 WEIGHTS: Mapping[str, float] = {"connections": 0.7, "centrality": 0.15, "balance": 0.1, "length": 0.05}
 
