@@ -272,16 +272,23 @@ def markdown(rows: list[Row]) -> str:
 # ------------------------------------------------------------------- main
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="crossword bench", description="Run every layout strategy on the same lists and compare them.")
+def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--root", default=".", help="project folder (with puzzles/)")
     ap.add_argument("--quick", action="store_true", help="only the project's puzzles and the lists of 10 and 40, one run each")
     ap.add_argument("--strategies", metavar="A,B", help="only these strategies (default: every registered one)")
     ap.add_argument("--no-external", action="store_true", help="do not run the npm generators")
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown too")
-    args = ap.parse_args(argv)
 
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="crossword bench", description="Run every layout strategy on the same lists and compare them.")
+    add_arguments(ap)
+    return run(ap.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    """The benchmark; exit status 0, or 2 for an unknown strategy name."""
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
@@ -290,7 +297,8 @@ def main(argv: list[str] | None = None) -> int:
         wanted = [s.strip() for s in args.strategies.split(",") if s.strip()]
         unknown = [s for s in wanted if s not in STRATEGIES]
         if unknown:
-            ap.error(f"unknown strategy {', '.join(unknown)}; choose from {', '.join(names)}")
+            log(f"error: unknown strategy {', '.join(unknown)}; choose from {', '.join(names)}")
+            return 2
         names = wanted
     runs = 1 if args.quick else RUNS
     lists = corpus(Path(args.root), QUICK_SIZES if args.quick else SIZES)

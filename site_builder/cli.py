@@ -98,9 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--strategy", choices=sorted(STRATEGIES), help="layout strategy")
     gen.set_defaults(func=cmd_generate)
 
-    bench = sub.add_parser("bench", help="compare the layout strategies on the same lists", add_help=False)
-    bench.add_argument("bench_args", nargs=argparse.REMAINDER)
-    bench.set_defaults(func=lambda a: __import__("site_builder.bench", fromlist=["main"]).main(a.bench_args))
+    from . import bench as bench_mod
+
+    bench = sub.add_parser("bench", help="compare the layout strategies on the same lists (see `make bench`)")
+    bench_mod.add_arguments(bench)
+    bench.set_defaults(func=bench_mod.run)
     return parser
 
 
