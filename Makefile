@@ -37,8 +37,9 @@ check: $(STAMP) ## lint the puzzles, rebuild into a temporary folder, fail if pu
 test: $(STAMP) ## run the test suite (it includes `make check`)
 	$(BIN)/python -m pytest
 
-bench: $(STAMP) ## time the layout search and the site build, report grid quality
-	$(BIN)/python -m site_builder.bench
+bench: $(STAMP) ## compare the layout strategies, time renders, the site build and watch (figures in build/)
+	$(BIN)/crossword bench --json build/bench.json
+	$(BIN)/python -m site_builder.bench_site
 
 clean: ## remove the virtual environment and caches (public/ is kept: it is committed)
 	rm -rf $(VENV) .cache .pytest_cache .hypothesis build *.egg-info

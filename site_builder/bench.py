@@ -1,82 +1,361 @@
-"""`make bench`: time the layout search and report the quality of its grids.
+"""`crossword bench` / `make bench`: every layout strategy on the same lists, measured alike.
 
-Lists: the project's puzzles, plus generated lists of 80 and 160 answers
-(pronounceable pseudo-words drawn from English letter frequencies by our own
-seeded PRNG, so every machine measures the same lists).
+Corpus: the project's puzzles, plus generated lists of 10, 40, 80 and 160
+answers (real English words from the fill dictionary, 3 to 8 letters,
+drawn by our own seeded PRNG, so every machine measures the same lists).
+
+Strategies: every name in `layout.STRATEGIES` when the benchmark runs (a
+strategy registered later is picked up without touching this file), plus,
+when they can be installed, the npm packages crossword-layout-generator and
+crossword-generator-x, run by `bench_js/run.js` on the same lists (installed
+on demand with npm into `.cache/bench/`; skipped with a message when node,
+npm or the registry is not there). Their grids are checked strictly (letters
+agree, every run of letters is one of their answers, one connected piece);
+an invalid grid is counted and reported.
+
+The metrics of seeds/004. A *run* is one search of 16 attempts: our
+strategies get `seeds=16` (attempts use seeds 0..15). The 3 runs of a list
+differ in the order of its entries: run 0 keeps the file order, run i > 0
+shuffles it with Rng(i); the layout depends on the order, so this measures
+how steady a strategy is, and a strategy cannot tune itself to one order.
+The third-party generators draw their own random numbers, so their runs
+differ anyway.
+
+- best x / avg x: the most crossings of the 3 runs, and their mean;
+- placed: the most answers placed in a run, of the input (fill not counted);
+- compact: bounding-box area per placed word (fill included), best run;
+- frags: two-letter runs that are no word, best run; fill: fill words, best run;
+- letters: letter cells of the best run; % chk: its share of checked cells;
+- time: seconds per run, the mean of the 3.
+
+The best run is the one with the most answers placed, then the most crossings.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
+import subprocess
 import sys
 import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .layout import layout_entries
+from .layout import STRATEGIES, layout_entries
+from .layout.adjacency import compactness, fragments
+from .layout.result import number_placements
 from .layout.rng import Rng
-from .model import Entry, LayoutParams
+from .model import Direction, Entry, Layout, LayoutParams, Placement
 from .source import read_puzzle
 
-CONSONANTS = "TNSRHLDCMFPGWYBVKXJQZ"
-C_WEIGHTS = [91, 67, 63, 60, 61, 40, 43, 28, 24, 22, 19, 20, 24, 20, 15, 10, 8, 2, 2, 1, 1]
-VOWELS = "EAOIU"
-V_WEIGHTS = [127, 82, 75, 70, 28]
-
-
-def _pick(rng: Rng, letters: str, weights: list[int]) -> str:
-    x = rng.below(sum(weights))
-    for ch, w in zip(letters, weights):
-        if x < w:
-            return ch
-        x -= w
-    return letters[-1]
+RUNS = 3
+ATTEMPTS = 16
+SIZES = (10, 40, 80, 160)
+QUICK_SIZES = (10, 40)
+SIZE_CAP = {10: 15, 40: 25, 80: 35, 160: 50}
+EXTERNAL = ("crossword-layout-generator", "crossword-generator-x")
+CACHE = Path(".cache/bench")
+RUNNER = Path(__file__).resolve().parent / "bench_js" / "run.js"
 
 
 def generated_entries(count: int, seed: int = 1) -> tuple[Entry, ...]:
-    """`count` distinct pseudo-words of 3 to 12 letters, longer ones rarer."""
+    """`count` distinct real words from the fill dictionary's 6000 most frequent, picked by Rng(seed)."""
+    from .layout import dictionary
+
+    pool = list(dictionary.load().words[:6000])
     rng = Rng(seed)
-    words: list[str] = []
-    seen = set()
-    while len(words) < count:
-        n = 3 + min(rng.below(6), rng.below(10))
-        w = "".join(
-            _pick(rng, VOWELS, V_WEIGHTS) if (i % 2 == 1) != (rng.below(5) == 0) else _pick(rng, CONSONANTS, C_WEIGHTS)
-            for i in range(n)
-        )
-        if w not in seen:
-            seen.add(w)
-            words.append(w)
-    return tuple(Entry(w, f"generated {i}", line=i + 1) for i, w in enumerate(words))
+    words = []
+    for _ in range(count):
+        words.append(pool.pop(rng.below(len(pool))))
+    return tuple(Entry(w, f"generated {i + 1}", line=i + 1) for i, w in enumerate(words))
 
 
-def corpus(root: Path) -> list[tuple[str, tuple[Entry, ...], int]]:
+def corpus(root: Path, sizes=SIZES) -> list[tuple[str, tuple[Entry, ...], int]]:
     """(name, entries, size cap) for every list the benchmark runs."""
     out = []
     for path in sorted((root / "puzzles").glob("*.txt")):
         p = read_puzzle(path)
         out.append((p.slug, p.entries, p.meta.size))
-    out.append(("generated-80", generated_entries(80), 35))
-    out.append(("generated-160", generated_entries(160), 50))
+    for n in sizes:
+        out.append((f"generated-{n}", generated_entries(n), SIZE_CAP.get(n, 50)))
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="crossword bench", description=__doc__)
+def run_order(entries: tuple[Entry, ...], run: int) -> tuple[Entry, ...]:
+    if run == 0:
+        return entries
+    order = list(entries)
+    Rng(run).shuffle(order)
+    return tuple(order)
+
+
+@dataclass
+class Row:
+    list: str
+    strategy: str
+    answers: int
+    best_crossings: int
+    avg_crossings: float
+    placed: int
+    compactness: float
+    fragments: int
+    fill: int
+    letters: int
+    checked_percent: float
+    seconds: float
+    invalid_runs: int = 0
+
+
+def measure(name: str, strategy: str, entries: tuple[Entry, ...], layouts: list[Layout], seconds: list[float], invalid=0) -> Row:
+    def user_placed(lay: Layout) -> int:
+        return sum(1 for p in lay.placements if not p.entry.fill)
+
+    best = max(layouts, key=lambda lay: (user_placed(lay), lay.crossings))
+    cross = [lay.crossings for lay in layouts]
+    return Row(
+        list=name,
+        strategy=strategy,
+        answers=len(entries),
+        best_crossings=max(cross),
+        avg_crossings=round(sum(cross) / len(cross), 1),
+        placed=max(user_placed(lay) for lay in layouts),
+        compactness=round(compactness(best), 2),
+        fragments=len(fragments(best)),
+        fill=len(best.fill_words),
+        letters=best.letter_cells,
+        checked_percent=round(best.checked_percent, 1),
+        seconds=round(sum(seconds) / len(seconds), 2),
+        invalid_runs=invalid,
+    )
+
+
+# -------------------------------------------------------------- external
+
+
+def external_ready(log) -> list[str]:
+    """The npm generators that can run, installing them into .cache/bench/ if needed."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node:
+        log("external generators: skipped (node is not installed)")
+        return []
+    missing = [p for p in EXTERNAL if not (CACHE / "node_modules" / p / "package.json").exists()]
+    if missing:
+        if not npm:
+            log("external generators: skipped (npm is not installed)")
+            return []
+        CACHE.mkdir(parents=True, exist_ok=True)
+        log(f"installing {', '.join(missing)} into {CACHE}/ ...")
+        try:
+            subprocess.run(
+                [npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(CACHE), *missing],
+                check=True, capture_output=True, timeout=300,
+            )
+        except (subprocess.SubprocessError, OSError) as exc:
+            log(f"external generators: could not install ({type(exc).__name__}); going on without them")
+    ready = [p for p in EXTERNAL if (CACHE / "node_modules" / p / "package.json").exists()]
+    for p in EXTERNAL:
+        if p not in ready:
+            log(f"external generator {p}: not available, skipped")
+    return ready
+
+
+def external_layout(pkg: str, entries: tuple[Entry, ...]) -> tuple[Layout | None, float, str]:
+    """Run one generator; (layout or None when its grid is invalid, seconds, problem)."""
+    words = [{"answer": e.answer, "clue": e.clue} for e in entries]
+    proc = subprocess.run(
+        ["node", str(RUNNER), str(CACHE.resolve()), pkg],
+        input=json.dumps(words), capture_output=True, text=True, timeout=600, check=True,
+    )
+    out = json.loads(proc.stdout)
+    layout, problem = to_layout(out["layout"], entries)
+    return layout, out["ms"] / 1000.0, problem
+
+
+def to_layout(data: dict, entries: tuple[Entry, ...]) -> tuple[Layout | None, str]:
+    """Their output as our Layout, checked strictly; (None, why) when the grid is invalid."""
+    by_answer = {e.answer: e for e in entries}
+    raw = []
+    cells: dict[tuple[int, int], str] = {}
+    for item in data.get("result", []):
+        if item.get("orientation") not in ("across", "down"):
+            continue
+        answer = str(item["answer"]).upper()
+        d = Direction(item["orientation"])
+        r, c = int(item["starty"]) - 1, int(item["startx"]) - 1
+        p = Placement(by_answer.get(answer, Entry(answer, "")), r, c, d)
+        for cell, ch in zip(p.cells(), answer):
+            if cells.setdefault(cell, ch) != ch:
+                return None, f"letters disagree at {cell}"
+        raw.append(p)
+    if not raw:
+        return None, "nothing placed"
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    shifted = [Placement(p.entry, p.row - r0, p.col - c0, p.direction) for p in raw]
+    rows = max(r for r, _ in cells) - r0 + 1
+    cols = max(c for _, c in cells) - c0 + 1
+    placed = {p.entry.answer for p in shifted}
+    unplaced = tuple(e for e in entries if e.answer not in placed)
+    layout = Layout(number_placements(shifted), unplaced, rows, cols, 0, "external")
+    runs = fragments(layout)
+    if runs:
+        return None, f"{len(runs)} run(s) of letters that are no answer, e.g. {runs[0][3]}"
+    if not _connected(layout):
+        return None, "the grid is in more than one piece"
+    return layout, ""
+
+
+def _connected(layout: Layout) -> bool:
+    cells = set(layout.cells)
+    if not cells:
+        return True
+    start = min(cells)
+    seen, stack = {start}, [start]
+    while stack:
+        r, c = stack.pop()
+        for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if n in cells and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return len(seen) == len(cells)
+
+
+# ------------------------------------------------------------------ table
+
+COLUMNS = (
+    ("list", "list", 14, "s"),
+    ("strategy", "strategy", 32, "s"),
+    ("answers", "in", 4, "d"),
+    ("best_crossings", "best x", 6, "d"),
+    ("avg_crossings", "avg x", 6, ".1f"),
+    ("placed", "placed", 7, "s"),
+    ("compactness", "compact", 7, ".2f"),
+    ("fragments", "frags", 5, "d"),
+    ("fill", "fill", 4, "d"),
+    ("letters", "letters", 7, "d"),
+    ("checked_percent", "% chk", 5, ".1f"),
+    ("seconds", "time s", 7, ".2f"),
+)
+
+
+def format_row(row: Row) -> str:
+    out = []
+    for key, _title, width, fmt in COLUMNS:
+        v = getattr(row, key)
+        if key == "placed":
+            v = f"{row.placed}/{row.answers}"
+        text = format(v, fmt)
+        out.append(text.ljust(width) if fmt == "s" else text.rjust(width))
+    line = " ".join(out)
+    if row.invalid_runs:
+        line += f"  ({row.invalid_runs} invalid grid(s) left out)"
+    return line
+
+
+def header() -> str:
+    return " ".join(t.ljust(w) if f == "s" else t.rjust(w) for _k, t, w, f in COLUMNS)
+
+
+def markdown(rows: list[Row]) -> str:
+    head = "| " + " | ".join(t for _k, t, _w, _f in COLUMNS) + " |"
+    sep = "|" + "|".join("---" for _ in COLUMNS) + "|"
+    body = [
+        "| " + " | ".join(
+            f"{r.placed}/{r.answers}" if k == "placed" else format(getattr(r, k), f) for k, _t, _w, f in COLUMNS
+        ) + " |"
+        for r in rows
+    ]
+    return "\n".join([head, sep, *body])
+
+
+# ------------------------------------------------------------------- main
+
+
+def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--root", default=".", help="project folder (with puzzles/)")
-    ap.add_argument("--seeds", type=int, default=200)
-    args = ap.parse_args(argv)
-    rows = []
-    print(f"{'list':<16} {'answers':>7} {'placed':>7} {'letters':>7} {'cross':>6} {'grid':>7} {'%chk':>5} {'time s':>7}")
-    for name, entries, size in corpus(Path(args.root)):
-        t0 = time.perf_counter()
-        layout = layout_entries(entries, LayoutParams(size=size, seeds=args.seeds))
-        dt = time.perf_counter() - t0
-        rows.append((name, layout, dt))
-        print(
-            f"{name:<16} {len(entries):>7} {len(layout.placements):>7} {layout.letter_cells:>7} {layout.crossings:>6} "
-            f"{f'{layout.cols}x{layout.rows}':>7} {layout.checked_percent:>5.1f} {dt:>7.2f}"
-        )
-        sys.stdout.flush()
+    ap.add_argument("--quick", action="store_true", help="only the project's puzzles and the lists of 10 and 40, one run each")
+    ap.add_argument("--strategies", metavar="A,B", help="only these strategies (default: every registered one)")
+    ap.add_argument("--no-external", action="store_true", help="do not run the npm generators")
+    ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown too")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="crossword bench", description="Run every layout strategy on the same lists and compare them.")
+    add_arguments(ap)
+    return run(ap.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    """The benchmark; exit status 0, or 2 for an unknown strategy name."""
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    names = sorted(STRATEGIES)
+    if args.strategies:
+        wanted = [s.strip() for s in args.strategies.split(",") if s.strip()]
+        unknown = [s for s in wanted if s not in STRATEGIES]
+        if unknown:
+            log(f"error: unknown strategy {', '.join(unknown)}; choose from {', '.join(names)}")
+            return 2
+        names = wanted
+    runs = 1 if args.quick else RUNS
+    lists = corpus(Path(args.root), QUICK_SIZES if args.quick else SIZES)
+    external = [] if args.no_external else external_ready(log)
+    if not external and not args.no_external:
+        log("no external generators: the table shows this project's strategies only")
+
+    from .layout import dictionary
+
+    dictionary.load()  # built once per process: keep it out of the first timing
+    rows: list[Row] = []
+    print(header(), flush=True)
+    for list_name, entries, size in lists:
+        for name in names:
+            layouts, secs = [], []
+            for i in range(runs):
+                ordered = run_order(entries, i)
+                t0 = time.perf_counter()
+                layouts.append(layout_entries(ordered, LayoutParams(size=size, seeds=ATTEMPTS, strategy=name)))
+                secs.append(time.perf_counter() - t0)
+            rows.append(measure(list_name, name, entries, layouts, secs))
+            print(format_row(rows[-1]), flush=True)
+        for pkg in external:
+            layouts, secs, bad, why = [], [], 0, ""
+            for i in range(runs):
+                try:
+                    lay, sec, problem = external_layout(pkg, run_order(entries, i))
+                except (subprocess.SubprocessError, OSError, ValueError, KeyError) as exc:
+                    lay, sec, problem = None, 0.0, f"failed: {type(exc).__name__}"
+                if lay is None:
+                    bad += 1
+                    why = problem
+                else:
+                    layouts.append(lay)
+                    secs.append(sec)
+            if layouts:
+                rows.append(measure(list_name, f"npm:{pkg}", entries, layouts, secs, bad))
+                print(format_row(rows[-1]), flush=True)
+            else:
+                print(f"{list_name:<14} npm:{pkg:<28} no valid grid in {runs} run(s): {why}", flush=True)
+    if args.markdown:
+        print()
+        print(markdown(rows))
+    if args.json:
+        data = {
+            "runs": runs,
+            "attempts_per_run": ATTEMPTS,
+            "strategies": names,
+            "external": external,
+            "rows": [asdict(r) for r in rows],
+        }
+        path = Path(args.json)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        tmp.replace(path)
+        log(f"wrote {path}")
     return 0
 
 

@@ -216,6 +216,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--jobs", "-j", type=_positive, default=1, help="puzzles to build at once (default 1)")
     check.add_argument("--brief", action="store_true", help="list drifted files without diffs")
     check.set_defaults(func=cmd_check)
+    from . import bench as bench_mod
+
+    bench = sub.add_parser("bench", help="compare the layout strategies on the same lists (see `make bench`)")
+    bench_mod.add_arguments(bench)
+    bench.set_defaults(func=bench_mod.run)
     return parser
 
 

@@ -12,12 +12,14 @@ from typing import Callable, Sequence
 
 from ..errors import LayoutError
 from ..model import Entry, Layout, LayoutParams, Puzzle
-from . import freeform
+from . import adjacency, freeform, scored
 
 Strategy = Callable[[Sequence[Entry], LayoutParams], Layout]
 
 STRATEGIES: dict[str, Strategy] = {
     freeform.NAME: freeform.search,
+    scored.NAME: scored.search,
+    adjacency.NAME: adjacency.search,
 }
 DEFAULT_STRATEGY = freeform.NAME
 
