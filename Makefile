@@ -36,6 +36,9 @@ check: $(STAMP) ## rebuild into a temporary folder and fail if public/ differs
 test: $(STAMP) ## run the test suite (it includes `make check`)
 	$(BIN)/python -m pytest
 
+watch: $(STAMP) ## build, serve public/ on http://127.0.0.1:PORT/ (PORT=8000), rebuild on every save, live reload
+	@$(BIN)/crossword watch --port $(PORT)
+
 bench: $(STAMP) ## time the layout search and the site build, report grid quality
 	$(BIN)/python -m site_builder.bench
 

@@ -120,6 +120,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .watch import run_watch
+
+    return run_watch(Path(args.root), args.host, args.port, Path(args.out) if args.out else None)
+
+
 # -------------------------------------------------------------------- main
 
 
@@ -156,6 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--jobs", "-j", type=_positive, default=1, help="puzzles to build at once (default 1)")
     check.add_argument("--brief", action="store_true", help="list drifted files without diffs")
     check.set_defaults(func=cmd_check)
+
+    watch = sub.add_parser("watch", help="build, serve public/ with live reload, and rebuild on every save")
+    watch.add_argument("--root", default=".", help="project folder (default .)")
+    watch.add_argument("--out", metavar="DIR", help="output folder (default ROOT/public)")
+    watch.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    watch.add_argument("--port", type=_positive, default=8000, help="port to serve on (default 8000; 0 picks a free one)")
+    watch.set_defaults(func=cmd_watch)
     return parser
 
 
