@@ -255,7 +255,7 @@ def inject_reload(page: bytes, build: int, token: str) -> bytes:
     script = (RELOAD_SCRIPT % {"build": build, "token": json.dumps(token), "endpoint": RELOAD_PATH}).encode()
     at = page.lower().rfind(b"</body>")
     if at < 0:
-        return page + b"\n" + script
+        return page + script
     return page[:at] + script + page[at:]
 
 

@@ -120,6 +120,7 @@ class Watch:
 def watch(tmp_path_factory):
     root = make_repo(tmp_path_factory.mktemp("watch"), a=small("Alpha"), b=small("Bravo", "2026-02-01"))
     w = Watch(root)
+    w.next_summary(0, "start:")  # the first full build is done: the tests start from a quiet watcher
     yield w
     if w.proc.poll() is None:
         assert w.stop() == 0, w.log()
@@ -143,8 +144,11 @@ def test_served_pages_carry_the_reload_script_but_public_does_not(watch):
     assert b"Alpha" in body and b"Bravo" in body
     for page in (watch.root / "public").rglob("*.html"):
         assert "__reload" not in page.read_text(), f"{page} on disk carries the reload script"
-    assert b"/__reload" in watch.get("/a/")[2]
-    assert watch.get("/a/index.html")[2] == watch.get("/a/")[2]
+    served = watch.get("/a/")[2]
+    assert b"/__reload" in served
+    script = re.compile(rb"<script>/\* crossword watch.*?</script>\n", re.S)
+    assert script.sub(b"", served) == (watch.root / "public" / "a" / "index.html").read_bytes(), "only the script is added"
+    assert script.sub(b"", watch.get("/a/index.html")[2]) == script.sub(b"", served)
 
 
 def test_served_like_a_static_host(watch):
@@ -167,7 +171,7 @@ def test_inject_reload_places_script_before_body_end():
     out = inject_reload(page, 3, "t")
     assert out.startswith(b"<html><body><p>x</p><script>") and out.endswith(b"</script>\n</BODY></html>")
     assert b"var build = 3" in out
-    assert inject_reload(b"<p>bare", 0, "t").startswith(b"<p>bare\n<script>")
+    assert inject_reload(b"<p>bare", 0, "t").startswith(b"<p>bare<script>")
 
 
 # ------------------------------------------------------------------ saves
