@@ -151,7 +151,7 @@ class ChangeQueue:
                     self._cond.wait(deadline - now)
 
 
-def _event_handler(queue: ChangeQueue):
+def _event_handler(queue: ChangeQueue, root: Path):
     from watchdog.events import FileSystemEventHandler
 
     class Handler(FileSystemEventHandler):
@@ -160,7 +160,7 @@ def _event_handler(queue: ChangeQueue):
             if event.is_directory or event.event_type not in ("created", "modified", "deleted", "moved"):
                 return
             for p in (event.src_path, getattr(event, "dest_path", "")):
-                if p:
+                if p and classify(os.fsdecode(p), root) is not None:
                     queue.add(os.fsdecode(p))
 
     return Handler()
@@ -458,7 +458,7 @@ class Watcher:
         from watchdog.observers import Observer
 
         observer = Observer()
-        handler = _event_handler(self.queue)
+        handler = _event_handler(self.queue, self.root)
         for folder, recursive in self.watched_folders():
             observer.schedule(handler, str(folder), recursive=recursive)
         observer.daemon = True
@@ -563,7 +563,7 @@ class Watcher:
             done.append(f"failed: {_names(failed)}, last good outputs kept")
         if not done:
             unchanged = len(run.quick.unchanged) if run.quick else 0
-            done.append(f"up to date ({unchanged} puzzles)" if first else "no output changed")
+            done.append(f"up to date, {unchanged} puzzles" if first else "no output changed")
         if run.full_s is not None and run.full is not None and run.full.built:
             timing = f"page {run.quick_s:.2f} s, all outputs {run.full_s:.2f} s"
         elif run.full_s is not None:
