@@ -414,8 +414,8 @@ def make_server(out: Path, host: str, port: int, state: ReloadState) -> Threadin
 # ------------------------------------------------------------------- watch
 
 
-class Stop(Exception):
-    """Raised by the signal handlers in the main thread: Ctrl-C or SIGTERM."""
+class Stop(BaseException):
+    """Raised by the signal handlers in the main thread: Ctrl-C or SIGTERM (not an Exception, like KeyboardInterrupt)."""
 
 
 @dataclass
@@ -591,7 +591,17 @@ class Watcher:
             self.restart_wanted = code
             return True
         if sources:
-            run = self.rebuild(sources)
+            try:
+                run = self.rebuild(sources)
+            except Exception:  # a bug in a renderer or template, not in the puzzle: show it and carry on
+                import traceback
+
+                traceback.print_exc()
+                self.full_owed = True
+                names = ", ".join(self._show(s.path) for s in sources[:3])
+                self.say(f"{time.strftime('%H:%M:%S')}  {names} changed: the build crashed (traceback above); "
+                         "the last good outputs stay, the watcher carries on")
+                return True
             if run.changes:
                 self.report(run)
         return True
@@ -620,9 +630,9 @@ def warm_up(root: Path) -> None:
     from .source import read_puzzle
 
     sources = sorted((root / "puzzles").glob("*.txt"), key=lambda p: p.stat().st_size)
-    config = load_config(root / "pyproject.toml")
     for path in sources:
         try:
+            config = load_config(root / "pyproject.toml")
             puzzle = read_puzzle(path)
             if puzzle.meta.draft:
                 continue
@@ -700,8 +710,12 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
               f"and watching puzzles/, templates/, site_builder/ (Ctrl-C stops)", flush=True)
         watcher.finish(run)
         watcher.report(run, first=True)
-        if run.full is None:
-            warm_up(root)
+        if run.full is None and not watcher.full_owed:
+            try:
+                warm_up(root)
+            except Exception as exc:  # a renderer bug: the first rebuild will show it with its traceback
+                print(f"note: warming up the renderers failed ({exc!r}); the first rebuild pays for the imports",
+                      file=sys.stderr, flush=True)
         while not stopping.is_set():
             if watcher.step(0.5) and watcher.restart_wanted:
                 names = ", ".join(watcher._show(p) for p in watcher.restart_wanted)
@@ -742,9 +756,10 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
 def bench_watch(root: Path, *, edits: int = 3, slug: str = "twin-peaks") -> dict[str, float]:
     """Time a clue edit of puzzles/<slug>.txt in a temporary copy of the project, as watch mode sees it.
 
-    Returns seconds (medians over `edits` saves): save_to_page (save -> page
-    and SVG written, debounce included), save_to_all (-> PNG and PDF too),
-    quick_build and full_build (the builds alone), and the quiet period.
+    Returns seconds, medians over `edits` saves: save_to_page (save -> page,
+    SVG and exports written; the quiet period included), save_to_all (-> PNG
+    and PDF written too), full_build_after_page (the full build alone) and
+    quiet_period (the debounce, a constant).
     """
     import statistics
 

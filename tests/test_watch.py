@@ -340,3 +340,15 @@ def test_change_queue_debounces_a_burst():
         q.add(name)
     assert q.take(1) == ["a", "b"]
     assert not q.pending()
+
+
+def test_code_changes_are_compiled_before_a_restart(tmp_path):
+    from site_builder.watch import _code_ok
+
+    good, bad = tmp_path / "good.py", tmp_path / "bad.py"
+    good.write_text("x = 1\n")
+    bad.write_text("x = 1\ny = (\n")
+    said: list[str] = []
+    assert _code_ok([good, tmp_path / "deleted.py"], said.append) and said == []
+    assert not _code_ok([good, bad], said.append)
+    assert said and f"{bad}:2:" in said[0]
