@@ -542,6 +542,8 @@ class Watcher:
         """The one line a rebuild prints: what changed, what was rebuilt, how long it took."""
         if first:
             what = "start"
+        elif not run.changes:
+            what = "PNG and PDF"
         else:
             shown = [f"{path} {verb}" for verb, path in run.changes[:3]]
             if len(run.changes) > 3:
@@ -564,12 +566,12 @@ class Watcher:
         if not done:
             unchanged = len(run.quick.unchanged) if run.quick else 0
             done.append(f"up to date, {unchanged} puzzles" if first else "no output changed")
-        if run.full_s is not None and run.full is not None and run.full.built:
+        if run.quick is not None and run.full is not None and run.full.built:
             timing = f"page {run.quick_s:.2f} s, all outputs {run.full_s:.2f} s"
         elif run.full_s is not None:
             timing = f"{run.full_s:.2f} s"
         else:
-            timing = f"{run.quick_s:.2f} s" + (", PNG and PDF after the next change" if built else "")
+            timing = f"{run.quick_s:.2f} s" + (", PNG and PDF follow" if built else "")
         return f"{time.strftime('%H:%M:%S')}  {what}: {'; '.join(done)} ({timing})"
 
     def report(self, run: Rebuild, *, first: bool = False) -> None:
@@ -584,6 +586,11 @@ class Watcher:
         """Wait for one batch of changes and rebuild; False when nothing came within `timeout`."""
         batch = self.queue.take(timeout)
         if not batch:
+            if self.full_owed:  # a full build deferred by a quick save: the sources are quiet now
+                run = Rebuild([])
+                self.finish(run)
+                if run.full is not None:
+                    self.report(run)
             return False
         sources = [s for s in (classify(p, self.root) for p in batch) if s is not None]
         code = [s.path for s in sources if s.kind == "code"]
