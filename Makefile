@@ -37,6 +37,9 @@ check: $(STAMP) ## lint the puzzles, rebuild into a temporary folder, fail if pu
 test: $(STAMP) ## run the test suite (it includes `make check`)
 	$(BIN)/python -m pytest
 
+watch: $(STAMP) ## build, serve public/ on http://127.0.0.1:PORT/ (PORT=8000), rebuild on every save, live reload
+	@$(BIN)/crossword watch --port $(PORT)
+
 bench: $(STAMP) ## compare the layout strategies, time renders, the site build and watch (figures in build/)
 	$(BIN)/crossword bench --json build/bench.json
 	$(BIN)/python -m site_builder.bench_site

@@ -171,6 +171,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .watch import run_watch
+
+    return run_watch(Path(args.root), args.host, args.port, Path(args.out) if args.out else None)
+
+
 # -------------------------------------------------------------------- main
 
 
@@ -221,6 +227,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="compare the layout strategies on the same lists (see `make bench`)")
     bench_mod.add_arguments(bench)
     bench.set_defaults(func=bench_mod.run)
+
+    watch = sub.add_parser("watch", help="build, serve public/ with live reload, and rebuild on every save")
+    watch.add_argument("--root", default=".", help="project folder (default .)")
+    watch.add_argument("--out", metavar="DIR", help="output folder (default ROOT/public)")
+    watch.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    watch.add_argument("--port", type=_positive, default=8000, help="port to serve on (default 8000; 0 picks a free one)")
+    watch.set_defaults(func=cmd_watch)
     return parser
 
 

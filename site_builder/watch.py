@@ -1,0 +1,843 @@
+"""Watch mode: `crossword watch` (and `make watch`).
+
+Build what is stale, serve public/ on http://127.0.0.1:PORT/, watch the
+sources, rebuild on every save and reload the open browser pages.
+
+- Sources watched: puzzles/*.txt, pyproject.toml (site settings), the
+  templates and the package's static files. A change to the package's own
+  Python code restarts the process (the new code is what the build records).
+- Debounced: events are collected until the sources have been quiet for
+  QUIET seconds, so one save is one rebuild and a burst of saves is one
+  rebuild of the last state. Editor droppings (swap files, backups, vim's
+  4913 probe, dotfiles, temp files renamed over the puzzle) are ignored; a
+  rename onto a puzzle counts as a change of that puzzle.
+- Fast path: a quick build of the changed puzzles (page, SVG and exports,
+  layout from the cache when only clues changed), browsers reload, then a
+  full build (PNG, PDF) and browsers reload again if a file they show changed.
+  One line per rebuild says what changed, what was rebuilt and how long it
+  took. A bad file prints `error: file:line: message`; the last good outputs
+  stay and the watcher keeps going.
+- Live reload without an extension: HTML responses get a small script at
+  serve time (the files in public/ never carry it) that long-polls
+  /__reload and reloads the page when a build changed it, or when the server
+  restarted.
+- Ctrl-C or SIGTERM: the server and the observer stop, no temporary files
+  stay behind, exit status 0.
+"""
+
+from __future__ import annotations
+
+import collections
+import html
+import json
+import os
+import posixpath
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from functools import partial
+from http import HTTPStatus
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from io import BytesIO
+from pathlib import Path
+from typing import Callable
+
+from .errors import CrosswordError
+from .site import PACKAGE, STATIC, TEMPLATES, BuildResult, build_site
+
+QUIET = 0.2  # seconds without events before a rebuild starts
+MAX_WAIT = 2.0  # ... but never wait longer than this after the first event of a burst
+LONG_POLL = 25.0  # seconds a /__reload request waits for a build before answering "nothing new"
+RELOAD_PATH = "/__reload"
+
+# ------------------------------------------------------------------ events
+
+SWAP_SUFFIXES = (".swp", ".swo", ".swx", ".swn", ".tmp", ".temp", ".bak", ".orig", ".part", ".crdownload",
+                 "___jb_tmp___", "___jb_old___")
+
+
+def is_ignored(name: str) -> bool:
+    """Editor and tool droppings that must never trigger a rebuild."""
+    return (
+        not name
+        or name.startswith(".")  # .#lock (emacs), .x.swp (vim), .goutputstream-* (gedit), our own .tmp files
+        or name.endswith("~")  # backups (emacs, vim, kate)
+        or (name.startswith("#") and name.endswith("#"))  # emacs auto-save
+        or name.lower().endswith(SWAP_SUFFIXES)
+        or name.isdigit()  # vim's "can I write here" probe: 4913, 5036, ...
+    )
+
+
+@dataclass(frozen=True)
+class Source:
+    """What a changed path means to the build."""
+
+    kind: str  # "puzzle", "site" (templates, static files, settings) or "code" (restart)
+    path: Path
+
+
+def classify(path: str | Path, root: Path) -> Source | None:
+    """The meaning of a changed file, or None when it does not matter."""
+    p = Path(path)
+    if is_ignored(p.name) or "__pycache__" in p.parts:
+        return None
+    puzzles = (root / "puzzles").resolve()
+    parent = p.parent.resolve()
+    if parent == puzzles:
+        return Source("puzzle", p) if p.suffix == ".txt" else None
+    if parent == root.resolve():
+        return Source("site", p) if p.name == "pyproject.toml" else None
+    for base in (TEMPLATES, STATIC):
+        if _inside(p, base):
+            return Source("site", p)
+    if _inside(p, PACKAGE) and p.suffix == ".py":
+        return Source("code", p)
+    return None
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+class ChangeQueue:
+    """Collects changed paths from the observer thread; hands them over once the sources are quiet."""
+
+    def __init__(self, quiet: float = QUIET, max_wait: float = MAX_WAIT):
+        self.quiet = quiet
+        self.max_wait = max_wait
+        self._paths: dict[str, None] = {}  # insertion-ordered set
+        self._first = 0.0
+        self._last = 0.0
+        self._cond = threading.Condition()
+
+    def add(self, path: str) -> None:
+        with self._cond:
+            now = time.monotonic()
+            if not self._paths:
+                self._first = now
+            self._paths[path] = None
+            self._last = now
+            self._cond.notify_all()
+
+    def pending(self) -> bool:
+        with self._cond:
+            return bool(self._paths)
+
+    def take(self, timeout: float) -> list[str]:
+        """Wait up to `timeout` for changes, then until they are quiet; [] when none came."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                if self._paths:
+                    ready = min(self._last + self.quiet, self._first + self.max_wait)
+                    if now >= ready:
+                        batch = list(self._paths)
+                        self._paths.clear()
+                        return batch
+                    self._cond.wait(ready - now)
+                elif now >= deadline:
+                    return []
+                else:
+                    self._cond.wait(deadline - now)
+
+
+def _event_handler(queue: ChangeQueue, root: Path):
+    from watchdog.events import FileSystemEventHandler
+
+    class Handler(FileSystemEventHandler):
+        # Opened and closed events are ignored: the build itself reads the sources.
+        def on_any_event(self, event):
+            if event.is_directory or event.event_type not in ("created", "modified", "deleted", "moved"):
+                return
+            for p in (event.src_path, getattr(event, "dest_path", "")):
+                if p and classify(os.fsdecode(p), root) is not None:
+                    queue.add(os.fsdecode(p))
+
+    return Handler()
+
+
+# ------------------------------------------------------------- live reload
+
+
+class ReloadState:
+    """The build counter browsers poll, with what each build changed (paths relative to public/)."""
+
+    KEEP = 64
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.token = f"{os.getpid()}-{time.time_ns()}"  # a restarted server has a new token: pages reload
+        self.build = 0
+        self._history: collections.deque[tuple[int, frozenset[str], frozenset[str]]] = collections.deque(maxlen=self.KEEP)
+        self._cond = threading.Condition()
+        self.closed = False
+
+    def bump(self, result: BuildResult) -> int:
+        changed = set()
+        for p in result.written:
+            try:
+                changed.add(Path(p).resolve().relative_to(self.out.resolve()).as_posix())
+            except ValueError:
+                pass
+        with self._cond:
+            self.build += 1
+            self._history.append((self.build, frozenset(changed), frozenset(result.removed)))
+            self._cond.notify_all()
+            return self.build
+
+    def close(self) -> None:
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
+
+    def wait(self, since: int, timeout: float) -> int:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self.build <= since and not self.closed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(left)
+            return self.build
+
+    def affects(self, page: str, since: int) -> bool:
+        """Did a build after `since` change the page at `page` (relative to public/) or a file it uses?"""
+        with self._cond:
+            builds = [h for h in self._history if h[0] > since]
+            if not builds or builds[0][0] != since + 1:
+                return True  # history too short to tell: reload to be safe
+        folder = posixpath.dirname(page)
+        try:
+            text = (self.out / page).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+        for _n, changed, removed in builds:
+            if page in changed or folder.split("/", 1)[0] in removed:
+                return True
+            for c in changed:
+                if c.startswith("static/") or posixpath.splitext(c)[1] in (".css", ".js", ".svg", ".png", ".jpg", ".webp"):
+                    if posixpath.relpath(c, folder or ".") in text or "/" + c in text:
+                        return True
+        return False
+
+
+RELOAD_SCRIPT = """<script>/* crossword watch: live reload, added when served, never in public/ */
+(function () {
+  var build = %(build)d, token = %(token)s;
+  function poll() {
+    fetch("%(endpoint)s?since=" + build + "&token=" + encodeURIComponent(token) +
+          "&path=" + encodeURIComponent(location.pathname), {cache: "no-store"})
+      .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
+      .then(function (d) {
+        if (d.reload) { location.reload(); return; }
+        build = d.build; poll();
+      })
+      .catch(function () { setTimeout(poll, 1000); });
+  }
+  poll();
+})();
+</script>
+"""
+
+
+def inject_reload(page: bytes, build: int, token: str) -> bytes:
+    """The page with the reload script before its last </body> (at the end when there is none)."""
+    script = (RELOAD_SCRIPT % {"build": build, "token": json.dumps(token), "endpoint": RELOAD_PATH}).encode()
+    at = page.lower().rfind(b"</body>")
+    if at < 0:
+        return page + script
+    return page[:at] + script + page[at:]
+
+
+# -------------------------------------------------------------------- HTTP
+
+TEXT_TYPES = {
+    ".html": "text/html",
+    ".css": "text/css",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".xml": "application/xml",
+    ".txt": "text/plain",
+    ".md": "text/markdown",
+    ".xd": "text/plain",
+    ".ipuz": "application/json",
+}
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """Serves public/ like a static host would, plus the reload endpoint and the injected script."""
+
+    reload_state: ReloadState  # set on the subclass made by make_server
+    server_version = "crossword-watch"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass  # quiet: the terminal is for rebuild lines
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def guess_type(self, path):
+        ext = os.path.splitext(str(path))[1].lower()
+        if ext in TEXT_TYPES:
+            kind = TEXT_TYPES[ext]
+            return kind if kind.startswith("image/") else kind + "; charset=utf-8"
+        if ext == ".pdf":
+            return "application/pdf"
+        return super().guess_type(path)
+
+    def do_GET(self):
+        if urllib.parse.urlsplit(self.path).path == RELOAD_PATH:
+            return self._reload()
+        return super().do_GET()
+
+    def _file_for(self, url_path: str) -> tuple[Path | None, str]:
+        """The file an URL path names inside public/ and its path relative to public/; (None, rel) if none."""
+        root = Path(self.directory).resolve()
+        parts = [p for p in urllib.parse.unquote(url_path).split("/") if p not in ("", ".")]
+        if any(p == ".." or p.startswith(".") or "\\" in p or "\0" in p for p in parts):
+            return None, ""
+        rel = "/".join(parts)
+        target = root.joinpath(*parts) if parts else root
+        if target.is_dir() or url_path.endswith("/"):
+            rel = posixpath.join(rel, "index.html") if rel else "index.html"
+            target = target / "index.html"
+        try:
+            target.resolve().relative_to(root)
+        except ValueError:
+            return None, rel
+        return (target if target.is_file() else None), rel
+
+    def send_head(self):
+        url_path = urllib.parse.urlsplit(self.path).path
+        target, rel = self._file_for(url_path)
+        if target is not None and target.name == "index.html" and not url_path.endswith(("/", ".html")):
+            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+            self.send_header("Location", url_path + "/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        if target is None:
+            return self._not_found(rel)
+        if target.suffix != ".html":
+            return self._send_file(target)
+        state = self.reload_state
+        body = inject_reload(target.read_bytes(), state.build, state.token)
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return BytesIO(body)
+
+    def _send_file(self, target: Path):
+        try:
+            f = open(target, "rb")
+        except OSError:
+            return self._not_found("")
+        size = os.fstat(f.fileno()).st_size
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", self.guess_type(target))
+        self.send_header("Content-Length", str(size))
+        self.end_headers()
+        return f
+
+    def _not_found(self, rel: str):
+        """A 404 page that carries the reload script: a puzzle that is being added appears by itself."""
+        state = self.reload_state
+        page = (
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title></head><body>"
+            f"<h1>Not found</h1><p>public/{html.escape(rel)} does not exist (yet).</p>"
+            "<p><a href=\"/\">All puzzles</a></p></body></html>\n"
+        ).encode()
+        body = inject_reload(page, state.build, state.token)
+        self.send_response(HTTPStatus.NOT_FOUND)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return BytesIO(body)
+
+    def _reload(self):
+        state = self.reload_state
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        token = query.get("token", [""])[0]
+        page_url = query.get("path", ["/"])[0]
+        try:
+            since = int(query.get("since", [""])[0])
+        except ValueError:
+            since = None
+        if since is None:
+            answer = {"build": state.build, "token": state.token, "reload": False}
+        elif token and token != state.token:
+            answer = {"build": state.build, "token": state.token, "reload": True}
+        else:
+            build = state.wait(since, LONG_POLL)
+            _target, rel = self._file_for(urllib.parse.urlsplit(page_url).path)
+            reload = build > since and state.affects(rel, since)
+            answer = {"build": build, "token": state.token, "reload": reload}
+        body = json.dumps(answer).encode()
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def handle(self):
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser went away mid-answer
+
+
+def make_server(out: Path, host: str, port: int, state: ReloadState) -> ThreadingHTTPServer:
+    """Bind now (so a busy port fails before the build); serve_forever() later."""
+    handler = type("WatchHandler", (Handler,), {"reload_state": state})
+    server = ThreadingHTTPServer((host, port), partial(handler, directory=str(out)))
+    server.daemon_threads = True
+    return server
+
+
+# ------------------------------------------------------------------- watch
+
+
+class Stop(BaseException):
+    """Raised by the signal handlers in the main thread: Ctrl-C or SIGTERM (not an Exception, like KeyboardInterrupt)."""
+
+
+@dataclass
+class Rebuild:
+    """One pass of the loop: a quick build, then (usually) a full one."""
+
+    changes: list[tuple[str, str]]  # (verb, path for people)
+    quick: BuildResult | None = None
+    full: BuildResult | None = None
+    quick_s: float = 0.0
+    full_s: float | None = None
+    failures: list[tuple[str, CrosswordError]] = field(default_factory=list)
+
+
+class Watcher:
+    """The rebuild loop, without the HTTP server (bench_watch drives it directly)."""
+
+    def __init__(self, root: Path, out: Path | None = None, *, quiet: float = QUIET,
+                 say: Callable[[str], None] | None = None, on_build: Callable[[str, BuildResult], None] | None = None):
+        self.root = Path(root)
+        self.out = Path(out) if out is not None else self.root / "public"
+        self.queue = ChangeQueue(quiet)
+        self.say = say or (lambda line: print(line, flush=True))
+        self.on_build = on_build or (lambda stage, result: None)
+        self.full_owed = False
+        self.known = self._puzzle_paths()
+        self.observer = None
+        self.restart_wanted: list[Path] = []
+
+    # -- sources
+
+    def _puzzle_paths(self) -> set[str]:
+        return {p.name for p in (self.root / "puzzles").glob("*.txt") if p.is_file()}
+
+    def watched_folders(self) -> list[tuple[Path, bool]]:
+        folders = [(self.root / "puzzles", False), (self.root, False), (TEMPLATES, True), (PACKAGE, True)]
+        return [(f, r) for f, r in folders if f.is_dir()]
+
+    def start_observer(self) -> None:
+        from watchdog.observers import Observer
+
+        observer = Observer()
+        handler = _event_handler(self.queue, self.root)
+        for folder, recursive in self.watched_folders():
+            observer.schedule(handler, str(folder), recursive=recursive)
+        observer.daemon = True
+        observer.start()
+        self.observer = observer
+
+    def stop_observer(self) -> None:
+        if self.observer is not None:
+            self.observer.stop()
+            self.observer.join(timeout=5)
+            self.observer = None
+
+    def _show(self, path: Path) -> str:
+        for base in (self.root, PACKAGE.parent):
+            try:
+                return path.resolve().relative_to(base.resolve()).as_posix()
+            except ValueError:
+                pass
+        return str(path)
+
+    # -- building
+
+    def _build(self, stage: str, **kwargs) -> tuple[BuildResult, float]:
+        t0 = time.perf_counter()
+        result = build_site(self.root, self.out, report=lambda line: None, **kwargs)
+        seconds = time.perf_counter() - t0
+        self.on_build(stage, result)
+        return result, seconds
+
+    def start(self) -> Rebuild:
+        """The first quick build: every stale puzzle's page, before the server starts."""
+        run = Rebuild([])
+        run.quick, run.quick_s = self._build("quick", quick=True)
+        run.failures = list(run.quick.failed)
+        self.full_owed = bool(run.quick.built)
+        return run
+
+    def rebuild(self, sources: list[Source]) -> Rebuild:
+        """Quick build of what changed, then a full build unless more changes are already waiting."""
+        now = self._puzzle_paths()
+        changes = []
+        slugs: set[str] = set()
+        site = False
+        for s in sources:
+            if s.kind != "puzzle":
+                site = True
+                changes.append(("changed", self._show(s.path)))
+                continue
+            name = s.path.name
+            if name in now:
+                verb = "changed" if name in self.known else "added"
+            elif name in self.known:
+                verb = "deleted"
+            else:
+                continue  # came and went between two builds
+            slugs.add(s.path.stem)
+            changes.append((verb, self._show(s.path)))
+        self.known = now
+        run = Rebuild(changes)
+        if not changes:
+            return run
+        run.quick, run.quick_s = self._build("quick", quick=True, only=None if site else slugs)
+        run.failures = list(run.quick.failed)
+        if run.quick.built:
+            self.full_owed = True
+        self.finish(run)
+        return run
+
+    def finish(self, run: Rebuild) -> None:
+        """The full build (PNG, PDF) the quick one owes, unless another save is already waiting."""
+        if not self.full_owed or self.queue.pending():
+            return
+        t0 = time.perf_counter()
+        run.full, _ = self._build("full")
+        run.full_s = run.quick_s + time.perf_counter() - t0
+        self.full_owed = False
+        seen = {str(e) for _, e in run.failures}
+        run.failures += [(slug, e) for slug, e in run.full.failed if str(e) not in seen]
+
+    def describe(self, run: Rebuild, *, first: bool = False) -> str:
+        """The one line a rebuild prints: what changed, what was rebuilt, how long it took."""
+        if first:
+            what = "start"
+        elif not run.changes:
+            what = "PNG and PDF"
+        else:
+            shown = [f"{path} {verb}" for verb, path in run.changes[:3]]
+            if len(run.changes) > 3:
+                shown.append(f"{len(run.changes) - 3} more")
+            what = ", ".join(shown)
+        results = [r for r in (run.quick, run.full) if r is not None]
+        built = sorted({s for r in results for s in r.built})
+        removed = sorted({s for r in results for s in r.removed})
+        failed = sorted({s for s, _ in run.failures})
+        done = []
+        if built:
+            done.append(f"rebuilt {_names(built)}")
+        if removed:
+            done.append(f"removed {_names(removed)}")
+        site = {p for r in results for p in r.written if _is_site_page(p, self.out)}
+        if site and not built and not removed:
+            done.append("updated the index")
+        if failed:
+            done.append(f"failed: {_names(failed)}, last good outputs kept")
+        if not done:
+            unchanged = len(run.quick.unchanged) if run.quick else 0
+            done.append(f"up to date, {unchanged} puzzles" if first else "no output changed")
+        if run.quick is not None and run.full is not None and run.full.built:
+            timing = f"page {run.quick_s:.2f} s, all outputs {run.full_s:.2f} s"
+        elif run.full_s is not None:
+            timing = f"{run.full_s:.2f} s"
+        else:
+            timing = f"{run.quick_s:.2f} s" + (", PNG and PDF follow" if built else "")
+        return f"{time.strftime('%H:%M:%S')}  {what}: {'; '.join(done)} ({timing})"
+
+    def report(self, run: Rebuild, *, first: bool = False) -> None:
+        from .cli import _print_error
+
+        for _slug, exc in run.failures:
+            _print_error(exc)
+        sys.stderr.flush()
+        self.say(self.describe(run, first=first))
+
+    def step(self, timeout: float) -> bool:
+        """Wait for one batch of changes and rebuild; False when nothing came within `timeout`."""
+        batch = self.queue.take(timeout)
+        if not batch:
+            if self.full_owed:  # a full build deferred by a quick save: the sources are quiet now
+                run = Rebuild([])
+                self.finish(run)
+                if run.full is not None:
+                    self.report(run)
+            return False
+        sources = [s for s in (classify(p, self.root) for p in batch) if s is not None]
+        code = [s.path for s in sources if s.kind == "code"]
+        if code:
+            self.restart_wanted = code
+            return True
+        if sources:
+            try:
+                run = self.rebuild(sources)
+            except Exception:  # a bug in a renderer or template, not in the puzzle: show it and carry on
+                import traceback
+
+                traceback.print_exc()
+                self.full_owed = True
+                names = ", ".join(self._show(s.path) for s in sources[:3])
+                self.say(f"{time.strftime('%H:%M:%S')}  {names} changed: the build crashed (traceback above); "
+                         "the last good outputs stay, the watcher carries on")
+                return True
+            if run.changes:
+                self.report(run)
+        return True
+
+
+def _names(slugs: list[str]) -> str:
+    return ", ".join(slugs) if len(slugs) <= 4 else f"{', '.join(slugs[:3])} and {len(slugs) - 3} more"
+
+
+def _is_site_page(path: Path, out: Path) -> bool:
+    try:
+        rel = Path(path).resolve().relative_to(out.resolve())
+    except ValueError:
+        return False
+    return len(rel.parts) == 1 or rel.parts[0] == "tags"
+
+
+def warm_up(root: Path) -> None:
+    """Pay for the renderers' imports and first-use costs now, not on the first save.
+
+    Renders every output of the smallest published puzzle in memory and throws
+    it away (whatever outputs exist: this is output-agnostic by design).
+    """
+    from .config import load_config
+    from .site import cached_layout, puzzle_files
+    from .source import read_puzzle
+
+    sources = sorted((root / "puzzles").glob("*.txt"), key=lambda p: p.stat().st_size)
+    for path in sources:
+        try:
+            config = load_config(root / "pyproject.toml")
+            puzzle = read_puzzle(path)
+            if puzzle.meta.draft:
+                continue
+            layout, _ = cached_layout(puzzle, root / ".cache")
+            puzzle_files(puzzle, layout, config)
+            return
+        except CrosswordError:
+            continue  # a broken puzzle: the build reports it; try the next one
+
+
+def _code_ok(paths: list[Path], say_error: Callable[[str], None]) -> bool:
+    """Compile changed modules before restarting into them: a syntax error waits for the next save."""
+    ok = True
+    for p in paths:
+        if not p.exists():
+            continue
+        try:
+            compile(p.read_bytes(), str(p), "exec")
+        except SyntaxError as exc:
+            say_error(f"error: {p}:{exc.lineno}: {exc.msg}; fix it and save to restart the watcher")
+            ok = False
+    return ok
+
+
+def _sweep_temp_files(folders: list[Path], since: float) -> None:
+    """Remove the writer's temporary files (.name.XXXX.tmp) an interrupted write may have left."""
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for p in folder.rglob(".*.tmp"):
+            try:
+                if p.is_file() and p.stat().st_mtime >= since - 1:
+                    p.unlink()
+            except OSError:
+                pass
+
+
+def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path | None = None) -> int:
+    """`crossword watch`: returns the exit status (0 after Ctrl-C or SIGTERM)."""
+    started = time.time()
+    root = Path(root)
+    if not (root / "puzzles").is_dir():
+        print(f"error: {root / 'puzzles'}: no such folder; run watch from the project folder or pass --root",
+              file=sys.stderr)
+        return 2
+    watcher = Watcher(root, out)
+    watcher.out.mkdir(parents=True, exist_ok=True)
+    state = ReloadState(watcher.out)
+    watcher.on_build = lambda stage, result: state.bump(result)
+    try:
+        server = make_server(watcher.out, host, port, state)
+    except OSError as exc:
+        print(f"error: cannot serve on {host}:{port}: {exc.strerror or exc}; "
+              f"pick another port: make watch PORT={port + 1} (or crossword watch --port {port + 1})", file=sys.stderr)
+        return 2
+
+    stopping = threading.Event()
+
+    def on_signal(signum, frame):
+        if stopping.is_set():
+            return
+        stopping.set()
+        raise Stop()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    thread = None
+    restart: list[Path] = []
+    try:
+        watcher.start_observer()  # before the first build: a save during it is not lost
+        run = watcher.start()
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
+        thread.start()
+        real_host, real_port = server.server_address[:2]
+        print(f"serving {watcher._show(watcher.out)}/ at http://{real_host}:{real_port}/ "
+              f"and watching puzzles/, templates/, site_builder/ (Ctrl-C stops)", flush=True)
+        watcher.finish(run)
+        watcher.report(run, first=True)
+        if run.full is None and not watcher.full_owed:
+            try:
+                warm_up(root)
+            except Exception as exc:  # a renderer bug: the first rebuild will show it with its traceback
+                print(f"note: warming up the renderers failed ({exc!r}); the first rebuild pays for the imports",
+                      file=sys.stderr, flush=True)
+        while not stopping.is_set():
+            if watcher.step(0.5) and watcher.restart_wanted:
+                names = ", ".join(watcher._show(p) for p in watcher.restart_wanted)
+                if _code_ok(watcher.restart_wanted, lambda line: print(line, file=sys.stderr, flush=True)):
+                    print(f"{time.strftime('%H:%M:%S')}  {names} changed: restarting with the new code", flush=True)
+                    restart = watcher.restart_wanted
+                    break
+                watcher.restart_wanted = []
+    except (Stop, KeyboardInterrupt):
+        pass
+    finally:
+        stopping.set()
+        for s, handler in old.items():
+            signal.signal(s, signal.SIG_IGN if s == signal.SIGINT else handler)
+        state.close()
+        if thread is not None:
+            server.shutdown()
+        server.server_close()
+        watcher.stop_observer()
+        _sweep_temp_files([watcher.out, root / ".cache"], started)
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    if restart:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        args = [sys.executable, "-m", "site_builder", "watch", "--root", str(root), "--host", host,
+                "--port", str(server.server_address[1])]
+        if out is not None:
+            args += ["--out", str(out)]
+        os.execv(sys.executable, args)
+    print("stopped", flush=True)
+    return 0
+
+
+# ------------------------------------------------------------------- bench
+
+
+def bench_watch(root: Path, *, edits: int = 3, slug: str = "twin-peaks") -> dict[str, float]:
+    """Time a clue edit of puzzles/<slug>.txt in a temporary copy of the project, as watch mode sees it.
+
+    Returns seconds, medians over `edits` saves: save_to_page (save -> page,
+    SVG and exports written; the quiet period included), save_to_all (-> PNG
+    and PDF written too), full_build_after_page (the full build alone) and
+    quiet_period (the debounce, a constant).
+    """
+    import statistics
+
+    root = Path(root)
+    with tempfile.TemporaryDirectory(prefix="crossword-bench-watch-") as tmp:
+        copy = Path(tmp) / "repo"
+        (copy / "puzzles").mkdir(parents=True)
+        shutil.copy(root / "pyproject.toml", copy / "pyproject.toml")
+        src = copy / "puzzles" / f"{slug}.txt"
+        shutil.copy(root / "puzzles" / f"{slug}.txt", src)
+        done: collections.deque[tuple[str, float]] = collections.deque()
+        ready = threading.Condition()
+
+        def on_build(stage: str, result: BuildResult) -> None:
+            with ready:
+                done.append((stage, time.perf_counter()))
+                ready.notify_all()
+
+        watcher = Watcher(copy, say=lambda line: None)
+        watcher.finish(watcher.start())  # lays out once; the edits below reuse the cached layout
+        warm_up(copy)
+        watcher.on_build = on_build
+        watcher.start_observer()
+        stop = threading.Event()
+
+        def loop():
+            while not stop.is_set():
+                watcher.step(0.2)
+
+        thread = threading.Thread(target=loop, daemon=True)
+        thread.start()
+        page, full, full_b = [], [], []
+        try:
+            text = src.read_text(encoding="utf-8")
+            first = next(line for line in text.splitlines() if "|" in line and not line.startswith("#"))
+            for i in range(edits):
+                time.sleep(0.5)  # let the observer settle between edits
+                with ready:
+                    done.clear()
+                edited = text.replace(first, f"{first} (edit {i + 1})")
+                t0 = time.perf_counter()
+                src.write_text(edited, encoding="utf-8")
+                with ready:
+                    ok = ready.wait_for(lambda: [s for s, _ in done] == ["quick", "full"], timeout=120)
+                    stamps = dict(done)
+                if not ok:
+                    raise RuntimeError("watch bench: the rebuild did not finish within 120 s")
+                page.append(stamps["quick"] - t0)
+                full.append(stamps["full"] - t0)
+                full_b.append(stamps["full"] - stamps["quick"])
+        finally:
+            stop.set()
+            thread.join(timeout=10)
+            watcher.stop_observer()
+        med = statistics.median
+        return {
+            "save_to_page": med(page),
+            "save_to_all": med(full),
+            "quiet_period": QUIET,
+            "full_build_after_page": med(full_b),
+        }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m site_builder.watch [ROOT]`: print bench_watch's figures."""
+    root = Path(argv[0] if argv else (sys.argv[1] if len(sys.argv) > 1 else "."))
+    figures = bench_watch(root)
+    for name, value in figures.items():
+        print(f"{name:<24} {value:6.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,354 @@
+"""Watch mode, driven for real: a `crossword watch` subprocess on a copy of a small repo, edited the way
+editors save, read back over HTTP. Every wait has a generous timeout; nothing asserts on speed."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from site_builder.watch import ChangeQueue, classify, inject_reload, is_ignored
+
+from .test_site import make_repo, small
+
+TIMEOUT = 30.0
+SUMMARY = re.compile(r"^\d\d:\d\d:\d\d  ")
+
+
+class Watch:
+    """A running `python -m site_builder watch` with its output collected line by line."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "site_builder", "watch", "--root", str(root), "--port", "0"],
+            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.cond = threading.Condition()
+        self.readers = [threading.Thread(target=self._read, args=(s, l), daemon=True)
+                        for s, l in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))]
+        for t in self.readers:
+            t.start()
+        line = self.wait_for(lambda: next((x for x in self.out if "http://" in x), None), what="the address line")
+        self.host, self.port = re.search(r"http://([\d.]+):(\d+)/", line).groups()
+
+    def _read(self, stream, lines):
+        for line in stream:
+            with self.cond:
+                lines.append(line.rstrip("\n"))
+                self.cond.notify_all()
+
+    def wait_for(self, check, timeout: float = TIMEOUT, what: str = "it"):
+        deadline = time.monotonic() + timeout
+        while True:
+            with self.cond:
+                got = check()
+                if got:
+                    return got
+                if self.proc.poll() is not None:
+                    pytest.fail(f"watch exited ({self.proc.returncode}) waiting for {what}:\n" + self.log())
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    pytest.fail(f"timed out waiting for {what}:\n" + self.log())
+                self.cond.wait(min(left, 0.1))
+
+    def log(self) -> str:
+        return "stdout:\n" + "\n".join(self.out) + "\nstderr:\n" + "\n".join(self.err)
+
+    def summaries(self) -> list[str]:
+        with self.cond:
+            return [x for x in self.out if SUMMARY.match(x)]
+
+    def next_summary(self, after: int, containing: str = "") -> str:
+        """The first rebuild line after the first `after` ones that contains `containing`."""
+        return self.wait_for(
+            lambda: next((x for x in self.summaries()[after:] if containing in x), None), what=f"a rebuild line {containing!r}"
+        )
+
+    def get(self, path: str) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection(self.host, int(self.port), timeout=TIMEOUT + 10)
+        try:
+            conn.request("GET", path)
+            r = conn.getresponse()
+            return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+        finally:
+            conn.close()
+
+    def text(self, path: str) -> str:
+        status, _, body = self.get(path)
+        assert status == 200, (path, status)
+        return body.decode()
+
+    def wait_served(self, path: str, check, what: str) -> str:
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            status, _, body = self.get(path)
+            if check(status, body.decode()):
+                return body.decode()
+            time.sleep(0.1)
+        pytest.fail(f"timed out waiting for {path} to {what}:\n" + self.log())
+
+    def counter(self) -> tuple[int, str]:
+        data = json.loads(self.get("/__reload")[2])
+        return data["build"], data["token"]
+
+    def stop(self, sig=signal.SIGINT) -> int:
+        self.proc.send_signal(sig)
+        try:
+            rc = self.proc.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise
+        for t in self.readers:
+            t.join(timeout=5)
+        return rc
+
+
+@pytest.fixture(scope="module")
+def watch(tmp_path_factory):
+    root = make_repo(tmp_path_factory.mktemp("watch"), a=small("Alpha"), b=small("Bravo", "2026-02-01"))
+    w = Watch(root)
+    w.next_summary(0, "start:")  # the first full build is done: the tests start from a quiet watcher
+    yield w
+    if w.proc.poll() is None:
+        assert w.stop() == 0, w.log()
+    assert "Traceback" not in "\n".join(w.err), w.log()
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """An in-place save, as most editors do: truncate and write."""
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new))
+
+
+# ----------------------------------------------------------------- served
+
+
+def test_served_pages_carry_the_reload_script_but_public_does_not(watch):
+    status, headers, body = watch.get("/")
+    assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
+    assert b"/__reload" in body and body.rstrip().endswith(b"</html>"), "script goes before </body>"
+    assert b"Alpha" in body and b"Bravo" in body
+    for page in (watch.root / "public").rglob("*.html"):
+        assert "__reload" not in page.read_text(), f"{page} on disk carries the reload script"
+    served = watch.get("/a/")[2]
+    assert b"/__reload" in served
+    script = re.compile(rb"<script>/\* crossword watch.*?</script>\n", re.S)
+    assert script.sub(b"", served) == (watch.root / "public" / "a" / "index.html").read_bytes(), "only the script is added"
+    assert script.sub(b"", watch.get("/a/index.html")[2]) == script.sub(b"", served)
+
+
+def test_served_like_a_static_host(watch):
+    status, headers, _ = watch.get("/a")
+    assert status == 301 and headers["location"] == "/a/"
+    status, headers, body = watch.get("/a/a.json")
+    assert status == 200 and headers["content-type"].startswith("application/json")
+    assert body == (watch.root / "public" / "a" / "a.json").read_bytes(), "non-HTML files are served as they are"
+    assert watch.get("/static/site.css")[1]["content-type"].startswith("text/css")
+    status, _, body = watch.get("/no-such-puzzle/")
+    assert status == 404 and b"/__reload" in body, "a 404 page reloads itself once the page exists"
+    for sneaky in ("/../pyproject.toml", "/%2e%2e/pyproject.toml", "/a/../../pyproject.toml", "/%2e%2e%2fpyproject.toml"):
+        status, _, body = watch.get(sneaky)
+        assert b"[tool.crossword]" not in body and status in (404, 400), sneaky
+    assert watch.get("/static/")[0] == 404, "no directory listings"
+
+
+def test_inject_reload_places_script_before_body_end():
+    page = b"<html><body><p>x</p></BODY></html>"
+    out = inject_reload(page, 3, "t")
+    assert out.startswith(b"<html><body><p>x</p><script>") and out.endswith(b"</script>\n</BODY></html>")
+    assert b"var build = 3" in out
+    assert inject_reload(b"<p>bare", 0, "t").startswith(b"<p>bare<script>")
+
+
+# ------------------------------------------------------------------ saves
+
+
+def test_in_place_save_rebuilds_and_reloads_the_open_page(watch):
+    src = watch.root / "puzzles" / "a.txt"
+    build, token = watch.counter()
+    answers: dict[str, dict] = {}
+
+    def long_poll(page):
+        _, _, body = watch.get(f"/__reload?since={build}&token={token}&path={page}")
+        answers[page] = json.loads(body)
+
+    polls = [threading.Thread(target=long_poll, args=(p,)) for p in ("/a/", "/b/")]
+    for t in polls:
+        t.start()
+    time.sleep(0.3)  # let both requests reach the server before the save
+    n = len(watch.summaries())
+    edit(src, "Pet that purrs", "Feline friend")
+    watch.wait_served("/a/", lambda s, body: "Feline friend" in body, "show the new clue")
+    line = watch.next_summary(n)
+    assert "puzzles/a.txt changed" in line and "rebuilt a" in line
+    for t in polls:
+        t.join(timeout=TIMEOUT)
+    assert answers["/a/"]["reload"] is True and answers["/a/"]["build"] > build
+    assert answers["/b/"]["reload"] is False, "a page the build did not touch stays as it is"
+    assert watch.counter()[0] > build
+
+
+def test_temp_then_rename_save_and_swap_files(watch):
+    puzzles = watch.root / "puzzles"
+    src = puzzles / "a.txt"
+    n = len(watch.summaries())
+    # vim: swap file, write probe, backup by rename, new file, backup removed
+    swap = puzzles / ".a.txt.swp"
+    swap.write_bytes(b"b0VIM 9.0")
+    (puzzles / "4913").write_text("")
+    (puzzles / "4913").unlink()
+    os.replace(src, puzzles / "a.txt~")
+    src.write_text((puzzles / "a.txt~").read_text().replace("Top card", "Highest card"))
+    (puzzles / "a.txt~").unlink()
+    watch.wait_served("/a/", lambda s, body: "Highest card" in body, "show the vim-style save")
+    swap.unlink()
+    watch.next_summary(n, "puzzles/a.txt changed")
+    # an atomic save: write a temporary file, rename it over the puzzle
+    n = len(watch.summaries())
+    tmp = puzzles / ".a.txt.tmp1234"
+    tmp.write_text(src.read_text().replace("Afternoon drink", "Brewed leaves"))
+    os.replace(tmp, src)
+    watch.wait_served("/a/", lambda s, body: "Brewed leaves" in body, "show the renamed save")
+    watch.next_summary(n, "puzzles/a.txt changed")
+    # droppings alone rebuild nothing: the next line is the marker's
+    n = len(watch.summaries())
+    for name in (".a.txt.swx", "a.txt~", ".#a.txt", "#a.txt#", "4913"):
+        (puzzles / name).write_text("junk")
+        (puzzles / name).unlink()
+    edit(puzzles / "b.txt", "Have dinner", "Dine")
+    watch.next_summary(n, "puzzles/b.txt changed")
+    assert len(watch.summaries()) == n + 1, watch.summaries()[n:]
+
+
+def test_burst_of_saves_is_one_rebuild_of_the_last_state(watch):
+    src = watch.root / "puzzles" / "a.txt"
+    n = len(watch.summaries())
+    text = src.read_text()
+    for i in range(6):
+        src.write_text(text.replace("Highest card", f"Burst {i}"))
+    line = watch.next_summary(n)
+    assert "puzzles/a.txt changed" in line
+    assert "Burst 5" in watch.text("/a/")
+    edit(watch.root / "puzzles" / "b.txt", "Dine", "Have supper")  # a marker: its line comes after the burst's
+    watch.next_summary(n, "puzzles/b.txt changed")
+    assert len(watch.summaries()) == n + 2, watch.summaries()[n:]
+
+
+def test_errors_are_reported_and_the_watcher_survives(watch):
+    src = watch.root / "puzzles" / "a.txt"
+    good = src.read_text()
+    page = watch.root / "public" / "a" / "index.html"
+    before = page.read_bytes()
+    n, e = len(watch.summaries()), len(watch.err)
+    src.write_text(good.replace("CAT | ", "C4T | "))
+    line = watch.next_summary(n)
+    assert "failed" in line and "last good outputs kept" in line
+    errors = watch.wait_for(lambda: [x for x in watch.err[e:] if "a.txt:7:" in x], what="the error line")
+    assert errors[0].startswith("error: ") and "C4T" in errors[0]
+    assert page.read_bytes() == before, "the last good page stays"
+    assert "Pet that purrs" in watch.text("/a/") or "Feline friend" in watch.text("/a/")
+    # bad front matter
+    n, e = len(watch.summaries()), len(watch.err)
+    src.write_text(good.replace("author: Ann", "autor: Ann"))
+    watch.next_summary(n, "failed")
+    errors = watch.wait_for(lambda: [x for x in watch.err[e:] if "a.txt:4:" in x], what="the front matter error")
+    assert "author" in errors[0]
+    # fixed: rebuilt
+    n = len(watch.summaries())
+    src.write_text(good.replace("Have dinner", "Fixed dinner"))
+    watch.wait_served("/a/", lambda s, body: "Fixed dinner" in body, "show the fixed file")
+    assert "rebuilt a" in watch.next_summary(n)
+    assert "Traceback" not in "\n".join(watch.err)
+
+
+def test_new_puzzle_joins_the_index_and_a_deleted_one_leaves(watch):
+    new = watch.root / "puzzles" / "charlie.txt"
+    n = len(watch.summaries())
+    new.write_text(small("Charlie Brand New", "2026-03-01", "fresh"))
+    watch.wait_served("/", lambda s, body: "Charlie Brand New" in body, "list the new puzzle")
+    assert "puzzles/charlie.txt added" in watch.next_summary(n)
+    assert watch.get("/charlie/")[0] == 200
+    n = len(watch.summaries())
+    new.unlink()
+    watch.wait_served("/", lambda s, body: "Charlie Brand New" not in body, "drop the deleted puzzle")
+    line = watch.next_summary(n)
+    assert "puzzles/charlie.txt deleted" in line and "removed charlie" in line
+    assert watch.get("/charlie/")[0] == 404
+    assert not (watch.root / "public" / "charlie").exists()
+
+
+# ------------------------------------------------------------------- stop
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_signal_stops_cleanly(tmp_path, sig):
+    root = make_repo(tmp_path, a=small("Alpha"))
+    w = Watch(root)
+    assert w.get("/")[0] == 200
+    edit(root / "puzzles" / "a.txt", "Top card", "Stopping card")
+    time.sleep(0.25)  # stop while the rebuild is likely under way
+    rc = w.stop(sig)
+    assert rc == 0, w.log()
+    assert "Traceback" not in "\n".join(w.err), w.log()
+    assert w.out[-1] == "stopped"
+    assert list(root.rglob("*.tmp")) == [], "temporary files left behind"
+
+
+# ------------------------------------------------------------------ units
+
+
+def test_editor_droppings_are_ignored():
+    for name in (".a.txt.swp", ".a.txt.swx", "a.txt~", ".#a.txt", "#a.txt#", "4913", ".hidden", ".a.txt.x1.tmp",
+                 "a.txt.tmp", "a.txt___jb_tmp___"):
+        assert is_ignored(name), name
+    for name in ("a.txt", "twin-peaks.txt", "base.html", "site.css"):
+        assert not is_ignored(name), name
+
+
+def test_classify_sources(tmp_path):
+    from site_builder.site import PACKAGE, STATIC, TEMPLATES
+
+    root = make_repo(tmp_path)
+    assert classify(root / "puzzles" / "x.txt", root).kind == "puzzle"
+    assert classify(root / "puzzles" / "notes.md", root) is None
+    assert classify(root / "pyproject.toml", root).kind == "site"
+    assert classify(root / "README.md", root) is None
+    assert classify(TEMPLATES / "index.html", root).kind == "site"
+    assert classify(STATIC / "site.css", root).kind == "site"
+    assert classify(PACKAGE / "site.py", root).kind == "code"
+    assert classify(PACKAGE / "__pycache__" / "site.cpython-311.pyc", root) is None
+
+
+def test_change_queue_debounces_a_burst():
+    q = ChangeQueue(quiet=0.1, max_wait=5)
+    assert q.take(0.05) == []
+    for name in ("a", "b", "a"):
+        q.add(name)
+    assert q.take(1) == ["a", "b"]
+    assert not q.pending()
+
+
+def test_code_changes_are_compiled_before_a_restart(tmp_path):
+    from site_builder.watch import _code_ok
+
+    good, bad = tmp_path / "good.py", tmp_path / "bad.py"
+    good.write_text("x = 1\n")
+    bad.write_text("x = 1\ny = (\n")
+    said: list[str] = []
+    assert _code_ok([good, tmp_path / "deleted.py"], said.append) and said == []
+    assert not _code_ok([good, bad], said.append)
+    assert said and f"{bad}:2:" in said[0]
