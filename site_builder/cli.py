@@ -157,6 +157,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     if result.failed:
         _report_failures(result.failed)
         return 2
+    for hint in result.needs_clues.values():
+        print(f"error: {hint}", file=sys.stderr)
+    if result.needs_clues and not drifts:
+        return 1
     if not drifts:
         print(f"public/ matches the sources: {len(result.built)} puzzles, no drift")
         return 0

@@ -32,6 +32,7 @@ from typing import Callable, Iterable
 from .config import SiteConfig, load_config
 from .errors import CrosswordError
 from .layout import layout_puzzle, params_for
+from .layout.adjacency import fill_clue_hint
 from .layout.result import number_placements
 from .model import Direction, Entry, Layout, LayoutParams, Placement, Puzzle
 from .source import read_puzzle
@@ -222,6 +223,8 @@ class BuildResult:
     failed: list[tuple[str, CrosswordError]] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    # puzzles whose grid holds fill words with no clue yet (adjacency strategy): slug -> what to tell the author
+    needs_clues: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -366,6 +369,10 @@ def _consume(outcomes, out, state, keys, infos, result, report, quick):
         result.built.append(slug)
         if not quick:
             write_atomic(_state_path(state, slug), keys[path])
+        hint = fill_clue_hint(puzzle, layout)
+        if hint:
+            result.needs_clues[slug] = hint
+            report(hint)
         how = "layout cached" if hit else f"seed {layout.seed}"
         report(
             f"build  {slug}: {len(layout.placements)} answers, {layout.cols}x{layout.rows}, "

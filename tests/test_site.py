@@ -174,3 +174,24 @@ def test_compare_trees_ignores_identical(tmp_path):
     (b / "x" / "f.bin").write_bytes(b"\x00\x02")
     (d,) = compare_trees(a, b, tmp_path)
     assert d.kind == "differs" and d.diff == ""
+
+
+def test_unclued_fill_words_are_listed_and_fail_check(tmp_path):
+    adj = small("Adj").replace("---\nCAT", "strategy: adjacency\nseeds: 8\n---\nCAT") + "STONE | Rock\nTONES | Sounds\n"
+    root = make_repo(tmp_path, adj=adj)
+    lines: list[str] = []
+    result = build_site(root, report=lines.append)
+    assert result.ok and "adj" in result.needs_clues
+    hint = result.needs_clues["adj"]
+    assert "need" in hint and "a clue" in hint and any(hint in line for line in lines)
+    cmd = [sys.executable, "-m", "site_builder", "check", "--root", str(root)]
+    bad = subprocess.run(cmd, capture_output=True, text=True)
+    assert bad.returncode == 1 and "fill word" in bad.stderr
+    # the author clues the fill words by appending them: the grid stays and check passes
+    words = [line.split("|")[0].strip() for line in hint.splitlines() if line.rstrip().endswith("|")]
+    src = root / "puzzles" / "adj.txt"
+    src.write_text(src.read_text() + "\n# fill words\n" + "".join(f"{w} | A clue for {w.lower()}\n" for w in words))
+    again = build_site(root, report=quiet)
+    assert again.ok and not again.needs_clues
+    good = subprocess.run(cmd, capture_output=True, text=True)
+    assert good.returncode == 0, good.stdout + good.stderr
