@@ -12,12 +12,13 @@ from typing import Callable, Sequence
 
 from ..errors import LayoutError
 from ..model import Entry, Layout, LayoutParams, Puzzle
-from . import freeform
+from . import freeform, optimize
 
 Strategy = Callable[[Sequence[Entry], LayoutParams], Layout]
 
 STRATEGIES: dict[str, Strategy] = {
     freeform.NAME: freeform.search,
+    optimize.NAME: optimize.search,
 }
 DEFAULT_STRATEGY = freeform.NAME
 

@@ -1,0 +1,505 @@
+"""The `optimize` strategy: seeded greedy layouts improved by large-neighbourhood search.
+
+Start: a few seeded greedy builds (seeds/000's builder, `freeform.build_seed`)
+inside the size cap; the best by the search key is the starting point.
+
+Improve (large-neighbourhood search with simulated-annealing acceptance):
+each step takes some words out of the grid and puts them back.
+
+* destroy: the words around a random cell, or some of the least-crossed words
+  (those crossing only one other), or words touching the edge of the box, or
+  a few at random. Words left cut off from the main body of the grid go out
+  too, so the grid stays one connected piece.
+* repair: every word not on the grid (the ones just taken out and any that
+  never fitted) goes back in, required answers first, then longest first with
+  a seeded jitter, each at its valid spot with the most crossings (plus a
+  little seeded noise, less a small charge for growing the box). Leftovers
+  get a second pass.
+* accept: the change is kept when its score (letters placed, heavily
+  weighted, plus crossings) does not drop, and otherwise with the usual
+  annealing probability exp(delta / T), T cooling over the run. Rejected
+  changes are undone word by word; nothing is copied per candidate.
+
+Boxes: the search runs first in the cap, then in ever smaller square boxes
+(one square less a side each time, starting from the best layout so far
+with the words outside the smaller box taken out) for as long as the
+smaller box still takes every answer the larger one did. Every layout is
+compared by the seeds/000 search key (required answers, letters,
+crossings, then the smaller grid), so a smaller box wins whenever it keeps
+the crossings. A larger box only wins with strictly more crossings.
+
+Budget: counted in steps, never in seconds, so the result is the same on
+every machine. `effort` (1-10) multiplies the steps. All randomness comes
+from `Rng`, seeded from the params' seed (or seed 0).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from ..model import Entry, Layout, LayoutParams
+from . import freeform
+from .grid import ACROSS, DOWN, ORIGIN, STEP, STRIDE, Grid, Spot
+from .result import grid_to_layout, search_key
+from .rng import Rng
+
+NAME = "optimize"
+
+GREEDY_STARTS = 4  # greedy seeds tried for the starting layout
+STEPS_PER_EFFORT = 800  # LNS steps per box per unit of effort
+LETTER_WEIGHT = 2.0  # score of one placed letter, in crossings
+REQUIRED_WEIGHT = 1000.0  # score of one placed required answer
+T_START, T_END = 1.5, 0.15  # annealing temperatures, in crossings
+NOISE = 0.9  # seeded noise added to a spot's crossings when re-inserting
+GROWTH = 0.3  # charge per square the box grows, when re-inserting
+JITTER = 2.0
+# how often each move is chosen: region, leaves, edge, random, eject
+MOVES = [0.0, 1.0, 0.0, 3.0, 0.0]
+EJECT_COST = 0.7  # crossings one blocking word is worth when choosing where to eject
+BOX_W0, BOX_W1 = 0.3, 3.0  # charge per square over the target box, ramped over a run  # letters of length the insertion order may move
+
+
+Placed = tuple[int, int, int]  # (word id, start cell, direction)
+
+
+class Search:
+    """One working grid plus the bookkeeping the LNS needs."""
+
+    def __init__(self, entries: Sequence[Entry], size: int, rng: Rng, target: int | None = None):
+        self.entries = entries
+        self.words = [e.answer for e in entries]
+        self.required = [e.required for e in entries]
+        self.rng = rng
+        self.grid = Grid(size)
+        self.total = 0  # letters placed (a crossing counted twice)
+        self.req = 0  # required answers placed
+        self.target = size if target is None else target  # the box the search aims for
+        self.box_weight = 0.0  # charge per square the box exceeds target
+        self.log: list[tuple[bool, int, int, int]] = []  # (put?, word, start, direction) since the step began
+
+    # ------------------------------------------------------------ state
+    def load(self, placed: Sequence[Placed]) -> None:
+        for wid, start, d in placed:
+            self.put(wid, start, d)
+
+    def snapshot(self) -> list[Placed]:
+        return sorted((wid, spot.start, spot.direction) for wid, (_, spot) in self.grid.words.items())
+
+    def put(self, wid: int, start: int, d: int) -> None:
+        self.log.append((True, wid, start, d))
+        word = self.words[wid]
+        self.grid.place(wid, word, Spot(start, d))
+        self.total += len(word)
+        self.req += self.required[wid]
+
+    def take(self, wid: int) -> Placed:
+        _, spot = self.grid.words[wid]
+        self.log.append((False, wid, spot.start, spot.direction))
+        self.grid.remove(wid)
+        self.total -= len(self.words[wid])
+        self.req -= self.required[wid]
+        return wid, spot.start, spot.direction
+
+    def undo(self) -> None:
+        """Revert every put and take since the log was last cleared."""
+        log = self.log
+        while log:
+            was_put, wid, start, d = log.pop()
+            word = self.words[wid]
+            if was_put:
+                self.grid.remove(wid)
+                self.total -= len(word)
+                self.req -= self.required[wid]
+            else:
+                self.grid.place(wid, word, Spot(start, d))
+                self.total += len(word)
+                self.req += self.required[wid]
+
+    def crossings(self) -> int:
+        return self.total - len(self.grid.letters)
+
+    def excess(self) -> int:
+        if not self.grid.letters:
+            return 0
+        rows, cols = self.grid.box()
+        t = self.target
+        return max(0, rows - t) + max(0, cols - t)
+
+    def fits(self) -> bool:
+        return self.excess() == 0
+
+    def score(self) -> float:
+        return (
+            REQUIRED_WEIGHT * self.req
+            + LETTER_WEIGHT * self.total
+            + self.crossings()
+            - self.box_weight * self.excess()
+        )
+
+    def key(self) -> tuple:
+        """The search key of the current grid, without building a Layout."""
+        rows, cols = self.grid.box()
+        return (self.req, self.total, self.crossings(), -(rows * cols), -max(rows, cols))
+
+    def unplaced(self) -> list[int]:
+        return [w for w in range(len(self.words)) if w not in self.grid.words]
+
+    # ---------------------------------------------------------- destroy
+    def partners(self, wid: int) -> list[int]:
+        """Words crossing `wid`."""
+        word, spot = self.grid.words[wid]
+        d = spot.direction
+        step = STEP[d]
+        owner = self.grid.owner
+        out = []
+        cell = spot.start
+        for _ in word:
+            other = owner[cell][1 - d]
+            if other != -1:
+                out.append(other)
+            cell += step
+        return out
+
+    def stranded(self) -> list[int]:
+        """Words outside the largest connected piece (by letters; ties to the lowest word id)."""
+        words = self.grid.words
+        if len(words) <= 1:
+            return []
+        seen: dict[int, int] = {}
+        pieces: list[tuple[int, int, list[int]]] = []
+        for root in sorted(words):
+            if root in seen:
+                continue
+            piece = [root]
+            seen[root] = len(pieces)
+            i = 0
+            while i < len(piece):
+                for other in self.partners(piece[i]):
+                    if other not in seen:
+                        seen[other] = len(pieces)
+                        piece.append(other)
+                i += 1
+            letters = sum(len(self.words[w]) for w in piece)
+            pieces.append((-letters, root, piece))
+        if len(pieces) == 1:
+            return []
+        pieces.sort()
+        return sorted(w for _, _, piece in pieces[1:] for w in piece)
+
+    def pick_region(self) -> list[int]:
+        rng = self.rng
+        words = sorted(self.grid.words)
+        wid = words[rng.below(len(words))]
+        word, spot = self.grid.words[wid]
+        center = spot.start + STEP[spot.direction] * rng.below(len(word))
+        radius = 1 + rng.below(3)
+        owner = self.grid.owner
+        out: set[int] = set()
+        for dr in range(-radius, radius + 1):
+            base = center + dr * STRIDE
+            for dc in range(-radius, radius + 1):
+                own = owner.get(base + dc)
+                if own is not None:
+                    out.update(w for w in own if w != -1)
+        return sorted(out)
+
+    def pick_leaves(self) -> list[int]:
+        leaves = [w for w in sorted(self.grid.words) if self.grid.crossings_of(w) <= 1]
+        self.rng.shuffle(leaves)
+        return sorted(leaves[: 2 + self.rng.below(5)])
+
+    def pick_edge(self) -> list[int]:
+        r0, c0, r1, c1 = self.grid.bounds()
+        side = self.rng.below(4)
+        out = []
+        for wid, (word, spot) in self.grid.words.items():
+            sr, sc = divmod(spot.start, STRIDE)
+            n = len(word) - 1
+            er, ec = (sr, sc + n) if spot.direction == ACROSS else (sr + n, sc)
+            if (side == 0 and sr == r0) or (side == 1 and er == r1) or (side == 2 and sc == c0) or (
+                side == 3 and ec == c1
+            ):
+                out.append(wid)
+        return sorted(out)
+
+    def pick_random(self) -> list[int]:
+        words = sorted(self.grid.words)
+        self.rng.shuffle(words)
+        return sorted(words[: 2 + self.rng.below(4)])
+
+    def pick_eject(self) -> tuple[int, int, int, list[int]] | None:
+        """A word and a spot for it where it would cross many letters, with the words in its way.
+
+        The word is an unplaced one when there is any (half the time), or
+        else a placed word with few crossings. Returns (word id, start,
+        direction, blockers) or None.
+        """
+        rng = self.rng
+        grid = self.grid
+        unplaced = self.unplaced()
+        if unplaced and rng.below(2) == 0:
+            wid = unplaced[rng.below(len(unplaced))]
+            now = 0
+        else:
+            words = sorted(grid.words)
+            if not words:
+                return None
+            # two draws, keep the one with fewer crossings per letter
+            a, b = words[rng.below(len(words))], words[rng.below(len(words))]
+            ka = (grid.crossings_of(a) / len(self.words[a]), a)
+            kb = (grid.crossings_of(b) / len(self.words[b]), b)
+            wid = min(ka, kb)[1]
+            now = grid.crossings_of(wid)
+        word = self.words[wid]
+        n = len(word)
+        letters = grid.letters
+        owner = grid.owner
+        r0, c0, r1, c1 = grid.bounds()
+        cap = grid.size
+        lo = (c1 - cap + 1, r1 - cap + 1)
+        hi = (c0 + cap - n, r0 + cap - n)
+        seen: set[int] = set()
+        best = None
+        best_score = -math.inf
+        for i, ch in enumerate(word):
+            for cell in sorted(grid.by_letter.get(ch, ())):
+                own = owner[cell]
+                for d in (ACROSS, DOWN):
+                    if own[d] != -1:
+                        continue
+                    step, side = STEP[d], STEP[1 - d]
+                    first = ((cell & (STRIDE - 1)) if d == ACROSS else (cell // STRIDE)) - i
+                    if first < lo[d] or first > hi[d]:
+                        continue
+                    start = cell - i * step
+                    key = start * 2 + d
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    blockers: set[int] = set()
+                    for c in (start - step, start + n * step):
+                        o = owner.get(c)
+                        if o is not None:
+                            blockers.update(o)
+                    matches = 0
+                    c = start
+                    for wc in word:
+                        have = letters.get(c)
+                        if have is None:
+                            for nb in (c - side, c + side):
+                                o = owner.get(nb)
+                                if o is not None:
+                                    blockers.update(o)
+                        elif have != wc or owner[c][d] != -1:
+                            blockers.update(owner[c])
+                        else:
+                            matches += 1
+                        c += step
+                    blockers.discard(-1)
+                    blockers.discard(wid)
+                    if matches <= now or matches >= n:
+                        continue
+                    s = matches - EJECT_COST * len(blockers) + NOISE * rng.random()
+                    if s > best_score:
+                        best_score, best = s, (start, d, sorted(blockers))
+        if best is None:
+            return None
+        return wid, best[0], best[1], best[2]
+
+    # ----------------------------------------------------------- repair
+    def insert_order(self, pending: list[int]) -> list[int]:
+        rng = self.rng
+        keyed = {w: (self.required[w], len(self.words[w]) + rng.random() * JITTER, -w) for w in pending}
+        return sorted(pending, key=lambda w: keyed[w], reverse=True)
+
+    def insert(self, wid: int) -> bool:
+        grid = self.grid
+        word = self.words[wid]
+        if not grid.words:
+            self.put(wid, ORIGIN, ACROSS)
+            return True
+        bounds = grid.bounds()
+        spots = grid.spots(word, bounds)
+        if not spots:
+            return False
+        r0, c0, r1, c1 = bounds
+        t = self.target
+        over_r = max(0, r1 - r0 + 1 - t)
+        over_c = max(0, c1 - c0 + 1 - t)
+        bw = self.box_weight
+        n = len(word) - 1
+        rng = self.rng
+        best = None
+        best_score = -math.inf
+        for crossings, start, d in spots:
+            sr, sc = divmod(start, STRIDE)
+            er, ec = (sr, sc + n) if d == ACROSS else (sr + n, sc)
+            nr0, nr1 = min(r0, sr), max(r1, er)
+            nc0, nc1 = min(c0, sc), max(c1, ec)
+            grow = (nr1 - nr0) - (r1 - r0) + (nc1 - nc0) - (c1 - c0)
+            over = max(0, nr1 - nr0 + 1 - t) - over_r + max(0, nc1 - nc0 + 1 - t) - over_c
+            s = crossings + NOISE * rng.random() - GROWTH * grow - bw * over
+            if s > best_score:
+                best_score, best = s, (start, d)
+        assert best is not None
+        self.put(wid, best[0], best[1])
+        return True
+
+    def repair(self, pending: list[int]) -> list[int]:
+        """Insert what fits; return the word ids inserted, in order."""
+        inserted = []
+        pending = self.insert_order(pending)
+        for _ in range(2):
+            left = []
+            for wid in pending:
+                if self.insert(wid):
+                    inserted.append(wid)
+                else:
+                    left.append(wid)
+            if not left or len(left) == len(pending):
+                break
+            pending = left
+        return inserted
+
+    # ------------------------------------------------------------- step
+    def step(self, temperature: float) -> None:
+        rng = self.rng
+        before = self.score()
+        total = sum(MOVES)
+        x = rng.random() * total
+        op = 0
+        while op < len(MOVES) - 1 and x >= MOVES[op]:
+            x -= MOVES[op]
+            op += 1
+        victims: list[int] = []
+        if op == 0:
+            victims = self.pick_region()
+        elif op == 1:
+            victims = self.pick_leaves()
+        elif op == 2:
+            victims = self.pick_edge()
+        elif op == 3:
+            victims = self.pick_random()
+        self.log.clear()
+        if op == 4:
+            pick = self.pick_eject()
+            if pick is None:
+                return
+            wid, start, d, victims = pick
+            for w in victims:
+                self.take(w)
+            if wid in self.grid.words:
+                self.take(wid)
+            grid = self.grid
+            if grid.check(self.words[wid], Spot(start, d), grid.bounds() if grid.letters else None) > 0:
+                self.put(wid, start, d)
+        else:
+            for w in victims:
+                self.take(w)
+        for w in self.stranded():
+            self.take(w)
+        self.repair(self.unplaced())
+        delta = self.score() - before
+        if delta >= 0 or rng.random() < math.exp(delta / temperature):
+            return
+        self.undo()
+
+
+def shrink(placed: Sequence[Placed], words: Sequence[str], side: int) -> list[Placed]:
+    """The words of `placed` that lie inside the best side x side window (most letters kept)."""
+    spans = []
+    for wid, start, d in placed:
+        sr, sc = divmod(start, STRIDE)
+        n = len(words[wid]) - 1
+        spans.append((wid, start, d, sr, sc, sr + n * d, sc + n * (1 - d), n + 1))
+    rows = sorted({s[3] for s in spans})
+    cols = sorted({s[4] for s in spans})
+    best: tuple[int, int, int] | None = None
+    best_keep: list[Placed] = []
+    for r in range(rows[0], rows[-1] + 1):
+        for c in range(cols[0], cols[-1] + 1):
+            keep = [
+                (wid, start, d)
+                for wid, start, d, sr, sc, er, ec, _ in spans
+                if sr >= r and sc >= c and er < r + side and ec < c + side
+            ]
+            letters = sum(len(words[w]) for w, _, _ in keep)
+            key = (letters, -r, -c)
+            if best is None or key > best:
+                best, best_keep = key, keep
+    return best_keep
+
+
+def run_box(
+    entries: Sequence[Entry], start: Sequence[Placed], cap: int, target: int, steps: int, rng: Rng
+) -> tuple[tuple | None, list[Placed]]:
+    """Anneal inside the cap from `start`, pushing the box toward target x target.
+
+    Returns the best (key, placements) met among layouts inside the target box
+    (key None if none was).
+    """
+    s = Search(entries, cap, rng, target)
+    s.load(start)
+    # the start may have lost words or be cut in pieces: mend it first
+    for wid in s.stranded():
+        s.take(wid)
+    s.repair(s.unplaced())
+    best_key, best = (s.key(), s.snapshot()) if s.fits() else (None, [])
+    t_ratio = T_END / T_START
+    for i in range(steps):
+        f = i / steps
+        s.box_weight = BOX_W0 + (BOX_W1 - BOX_W0) * f
+        s.step(T_START * t_ratio**f)
+        if s.fits():
+            key = s.key()
+            if best_key is None or key > best_key:
+                best_key, best = key, s.snapshot()
+    return best_key, best
+
+
+def to_grid(entries: Sequence[Entry], placed: Sequence[Placed], size: int) -> Grid:
+    grid = Grid(size)
+    for wid, start, d in placed:
+        grid.place(wid, entries[wid].answer, Spot(start, d))
+    return grid
+
+
+def from_layout(layout: Layout, entries: Sequence[Entry]) -> list[Placed]:
+    index = {id(e): i for i, e in enumerate(entries)}
+    out = []
+    for p in layout.placements:
+        wid = index[id(p.entry)]
+        d = ACROSS if p.direction.value == "across" else DOWN
+        out.append((wid, ORIGIN + p.row * STRIDE + p.col, d))
+    return sorted(out)
+
+
+def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
+    entries = tuple(entries)
+    if not entries:
+        return grid_to_layout(Grid(params.size), entries, seed=params.seed or 0, strategy=NAME, params=params)
+    base = params.seed if params.seed is not None else 0
+    starts = 1 if params.seed is not None else max(1, min(params.seeds, GREEDY_STARTS))
+    greedy = None
+    for seed in range(base, base + starts):
+        layout = freeform.build_seed(entries, seed, params)
+        if greedy is None or search_key(layout) > search_key(greedy):
+            greedy = layout
+    assert greedy is not None
+    seed = greedy.seed
+    rng = Rng(seed)
+    steps = STEPS_PER_EFFORT * max(1, params.effort)
+
+    best_key, best = run_box(entries, from_layout(greedy, entries), params.size, params.size, steps, rng)
+    assert best_key is not None
+    side = max(-best_key[4], 1) - 1
+    while side >= 1:
+        key, placed = run_box(entries, shrink(best, [e.answer for e in entries], side), side, side, steps, rng)
+        if key is None or key[:2] < best_key[:2]:
+            break  # the smaller box lost answers: stop shrinking
+        if key > best_key:
+            best_key, best = key, placed
+        side = min(side, -key[4]) - 1
+    grid = to_grid(entries, best, params.size)
+    return grid_to_layout(grid, entries, seed=seed, strategy=NAME, params=params)
