@@ -47,17 +47,15 @@ from .rng import Rng
 NAME = "optimize"
 
 GREEDY_STARTS = 4  # greedy seeds tried for the starting layout
-STEPS_PER_EFFORT = 800  # LNS steps per box per unit of effort
+STEPS_PER_EFFORT = 1500  # LNS steps per unit of effort, over all boxes
 LETTER_WEIGHT = 2.0  # score of one placed letter, in crossings
 REQUIRED_WEIGHT = 1000.0  # score of one placed required answer
 T_START, T_END = 1.5, 0.15  # annealing temperatures, in crossings
 NOISE = 0.9  # seeded noise added to a spot's crossings when re-inserting
 GROWTH = 0.3  # charge per square the box grows, when re-inserting
-JITTER = 2.0
-# how often each move is chosen: region, leaves, edge, random, eject
-MOVES = [0.0, 1.0, 0.0, 3.0, 0.0]
-EJECT_COST = 0.7  # crossings one blocking word is worth when choosing where to eject
-BOX_W0, BOX_W1 = 0.3, 3.0  # charge per square over the target box, ramped over a run  # letters of length the insertion order may move
+JITTER = 2.0  # letters of length the insertion order may move
+RANDOM_MIN, RANDOM_SPAN = 2, 4  # the random move takes out 2 to 5 words
+LEAF_MOVES = 0.25  # share of moves that take out words crossing only one other
 
 
 Placed = tuple[int, int, int]  # (word id, start cell, direction)
@@ -66,7 +64,7 @@ Placed = tuple[int, int, int]  # (word id, start cell, direction)
 class Search:
     """One working grid plus the bookkeeping the LNS needs."""
 
-    def __init__(self, entries: Sequence[Entry], size: int, rng: Rng, target: int | None = None):
+    def __init__(self, entries: Sequence[Entry], size: int, rng: Rng):
         self.entries = entries
         self.words = [e.answer for e in entries]
         self.required = [e.required for e in entries]
@@ -74,8 +72,6 @@ class Search:
         self.grid = Grid(size)
         self.total = 0  # letters placed (a crossing counted twice)
         self.req = 0  # required answers placed
-        self.target = size if target is None else target  # the box the search aims for
-        self.box_weight = 0.0  # charge per square the box exceeds target
         self.log: list[tuple[bool, int, int, int]] = []  # (put?, word, start, direction) since the step began
 
     # ------------------------------------------------------------ state
@@ -119,23 +115,8 @@ class Search:
     def crossings(self) -> int:
         return self.total - len(self.grid.letters)
 
-    def excess(self) -> int:
-        if not self.grid.letters:
-            return 0
-        rows, cols = self.grid.box()
-        t = self.target
-        return max(0, rows - t) + max(0, cols - t)
-
-    def fits(self) -> bool:
-        return self.excess() == 0
-
     def score(self) -> float:
-        return (
-            REQUIRED_WEIGHT * self.req
-            + LETTER_WEIGHT * self.total
-            + self.crossings()
-            - self.box_weight * self.excess()
-        )
+        return REQUIRED_WEIGHT * self.req + LETTER_WEIGHT * self.total + self.crossings()
 
     def key(self) -> tuple:
         """The search key of the current grid, without building a Layout."""
@@ -187,125 +168,15 @@ class Search:
         pieces.sort()
         return sorted(w for _, _, piece in pieces[1:] for w in piece)
 
-    def pick_region(self) -> list[int]:
-        rng = self.rng
-        words = sorted(self.grid.words)
-        wid = words[rng.below(len(words))]
-        word, spot = self.grid.words[wid]
-        center = spot.start + STEP[spot.direction] * rng.below(len(word))
-        radius = 1 + rng.below(3)
-        owner = self.grid.owner
-        out: set[int] = set()
-        for dr in range(-radius, radius + 1):
-            base = center + dr * STRIDE
-            for dc in range(-radius, radius + 1):
-                own = owner.get(base + dc)
-                if own is not None:
-                    out.update(w for w in own if w != -1)
-        return sorted(out)
-
     def pick_leaves(self) -> list[int]:
         leaves = [w for w in sorted(self.grid.words) if self.grid.crossings_of(w) <= 1]
         self.rng.shuffle(leaves)
         return sorted(leaves[: 2 + self.rng.below(5)])
 
-    def pick_edge(self) -> list[int]:
-        r0, c0, r1, c1 = self.grid.bounds()
-        side = self.rng.below(4)
-        out = []
-        for wid, (word, spot) in self.grid.words.items():
-            sr, sc = divmod(spot.start, STRIDE)
-            n = len(word) - 1
-            er, ec = (sr, sc + n) if spot.direction == ACROSS else (sr + n, sc)
-            if (side == 0 and sr == r0) or (side == 1 and er == r1) or (side == 2 and sc == c0) or (
-                side == 3 and ec == c1
-            ):
-                out.append(wid)
-        return sorted(out)
-
     def pick_random(self) -> list[int]:
         words = sorted(self.grid.words)
         self.rng.shuffle(words)
-        return sorted(words[: 2 + self.rng.below(4)])
-
-    def pick_eject(self) -> tuple[int, int, int, list[int]] | None:
-        """A word and a spot for it where it would cross many letters, with the words in its way.
-
-        The word is an unplaced one when there is any (half the time), or
-        else a placed word with few crossings. Returns (word id, start,
-        direction, blockers) or None.
-        """
-        rng = self.rng
-        grid = self.grid
-        unplaced = self.unplaced()
-        if unplaced and rng.below(2) == 0:
-            wid = unplaced[rng.below(len(unplaced))]
-            now = 0
-        else:
-            words = sorted(grid.words)
-            if not words:
-                return None
-            # two draws, keep the one with fewer crossings per letter
-            a, b = words[rng.below(len(words))], words[rng.below(len(words))]
-            ka = (grid.crossings_of(a) / len(self.words[a]), a)
-            kb = (grid.crossings_of(b) / len(self.words[b]), b)
-            wid = min(ka, kb)[1]
-            now = grid.crossings_of(wid)
-        word = self.words[wid]
-        n = len(word)
-        letters = grid.letters
-        owner = grid.owner
-        r0, c0, r1, c1 = grid.bounds()
-        cap = grid.size
-        lo = (c1 - cap + 1, r1 - cap + 1)
-        hi = (c0 + cap - n, r0 + cap - n)
-        seen: set[int] = set()
-        best = None
-        best_score = -math.inf
-        for i, ch in enumerate(word):
-            for cell in sorted(grid.by_letter.get(ch, ())):
-                own = owner[cell]
-                for d in (ACROSS, DOWN):
-                    if own[d] != -1:
-                        continue
-                    step, side = STEP[d], STEP[1 - d]
-                    first = ((cell & (STRIDE - 1)) if d == ACROSS else (cell // STRIDE)) - i
-                    if first < lo[d] or first > hi[d]:
-                        continue
-                    start = cell - i * step
-                    key = start * 2 + d
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    blockers: set[int] = set()
-                    for c in (start - step, start + n * step):
-                        o = owner.get(c)
-                        if o is not None:
-                            blockers.update(o)
-                    matches = 0
-                    c = start
-                    for wc in word:
-                        have = letters.get(c)
-                        if have is None:
-                            for nb in (c - side, c + side):
-                                o = owner.get(nb)
-                                if o is not None:
-                                    blockers.update(o)
-                        elif have != wc or owner[c][d] != -1:
-                            blockers.update(owner[c])
-                        else:
-                            matches += 1
-                        c += step
-                    blockers.discard(-1)
-                    blockers.discard(wid)
-                    if matches <= now or matches >= n:
-                        continue
-                    s = matches - EJECT_COST * len(blockers) + NOISE * rng.random()
-                    if s > best_score:
-                        best_score, best = s, (start, d, sorted(blockers))
-        if best is None:
-            return None
-        return wid, best[0], best[1], best[2]
+        return sorted(words[: RANDOM_MIN + self.rng.below(RANDOM_SPAN)])
 
     # ----------------------------------------------------------- repair
     def insert_order(self, pending: list[int]) -> list[int]:
@@ -324,10 +195,6 @@ class Search:
         if not spots:
             return False
         r0, c0, r1, c1 = bounds
-        t = self.target
-        over_r = max(0, r1 - r0 + 1 - t)
-        over_c = max(0, c1 - c0 + 1 - t)
-        bw = self.box_weight
         n = len(word) - 1
         rng = self.rng
         best = None
@@ -335,11 +202,8 @@ class Search:
         for crossings, start, d in spots:
             sr, sc = divmod(start, STRIDE)
             er, ec = (sr, sc + n) if d == ACROSS else (sr + n, sc)
-            nr0, nr1 = min(r0, sr), max(r1, er)
-            nc0, nc1 = min(c0, sc), max(c1, ec)
-            grow = (nr1 - nr0) - (r1 - r0) + (nc1 - nc0) - (c1 - c0)
-            over = max(0, nr1 - nr0 + 1 - t) - over_r + max(0, nc1 - nc0 + 1 - t) - over_c
-            s = crossings + NOISE * rng.random() - GROWTH * grow - bw * over
+            grow = max(0, r0 - sr) + max(0, er - r1) + max(0, c0 - sc) + max(0, ec - c1)
+            s = crossings + NOISE * rng.random() - GROWTH * grow
             if s > best_score:
                 best_score, best = s, (start, d)
         assert best is not None
@@ -364,41 +228,15 @@ class Search:
 
     # ------------------------------------------------------------- step
     def step(self, temperature: float) -> None:
+        """One destroy-and-repair move, kept or undone by the annealing rule."""
         rng = self.rng
         before = self.score()
-        total = sum(MOVES)
-        x = rng.random() * total
-        op = 0
-        while op < len(MOVES) - 1 and x >= MOVES[op]:
-            x -= MOVES[op]
-            op += 1
-        victims: list[int] = []
-        if op == 0:
-            victims = self.pick_region()
-        elif op == 1:
-            victims = self.pick_leaves()
-        elif op == 2:
-            victims = self.pick_edge()
-        elif op == 3:
-            victims = self.pick_random()
         self.log.clear()
-        if op == 4:
-            pick = self.pick_eject()
-            if pick is None:
-                return
-            wid, start, d, victims = pick
-            for w in victims:
-                self.take(w)
-            if wid in self.grid.words:
-                self.take(wid)
-            grid = self.grid
-            if grid.check(self.words[wid], Spot(start, d), grid.bounds() if grid.letters else None) > 0:
-                self.put(wid, start, d)
-        else:
-            for w in victims:
-                self.take(w)
-        for w in self.stranded():
-            self.take(w)
+        victims = self.pick_leaves() if rng.random() < LEAF_MOVES else self.pick_random()
+        for wid in victims:
+            self.take(wid)
+        for wid in self.stranded():
+            self.take(wid)
         self.repair(self.unplaced())
         delta = self.score() - before
         if delta >= 0 or rng.random() < math.exp(delta / temperature):
@@ -432,29 +270,22 @@ def shrink(placed: Sequence[Placed], words: Sequence[str], side: int) -> list[Pl
 
 
 def run_box(
-    entries: Sequence[Entry], start: Sequence[Placed], cap: int, target: int, steps: int, rng: Rng
-) -> tuple[tuple | None, list[Placed]]:
-    """Anneal inside the cap from `start`, pushing the box toward target x target.
-
-    Returns the best (key, placements) met among layouts inside the target box
-    (key None if none was).
-    """
-    s = Search(entries, cap, rng, target)
+    entries: Sequence[Entry], start: Sequence[Placed], side: int, steps: int, rng: Rng
+) -> tuple[tuple, list[Placed]]:
+    """Anneal inside a side x side box from `start`; the best (key, placements) met."""
+    s = Search(entries, side, rng)
     s.load(start)
-    # the start may have lost words or be cut in pieces: mend it first
+    # the start may have lost words (shrinking) or be cut in pieces: mend it first
     for wid in s.stranded():
         s.take(wid)
     s.repair(s.unplaced())
-    best_key, best = (s.key(), s.snapshot()) if s.fits() else (None, [])
+    best_key, best = s.key(), s.snapshot()
     t_ratio = T_END / T_START
     for i in range(steps):
-        f = i / steps
-        s.box_weight = BOX_W0 + (BOX_W1 - BOX_W0) * f
-        s.step(T_START * t_ratio**f)
-        if s.fits():
-            key = s.key()
-            if best_key is None or key > best_key:
-                best_key, best = key, s.snapshot()
+        s.step(T_START * t_ratio ** (i / steps))
+        key = s.key()
+        if key > best_key:
+            best_key, best = key, s.snapshot()
     return best_key, best
 
 
@@ -489,14 +320,22 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
     assert greedy is not None
     seed = greedy.seed
     rng = Rng(seed)
-    steps = STEPS_PER_EFFORT * max(1, params.effort)
+    budget = STEPS_PER_EFFORT * max(1, params.effort)
+    words = [e.answer for e in entries]
 
-    best_key, best = run_box(entries, from_layout(greedy, entries), params.size, params.size, steps, rng)
-    assert best_key is not None
-    side = max(-best_key[4], 1) - 1
-    while side >= 1:
-        key, placed = run_box(entries, shrink(best, [e.answer for e in entries], side), side, side, steps, rng)
-        if key is None or key[:2] < best_key[:2]:
+    steps = budget // 2
+    # first inside the greedy layout's own square (never more than the cap)
+    side = min(params.size, max(greedy.rows, greedy.cols))
+    best_key, best = run_box(entries, from_layout(greedy, entries), side, steps, rng)
+    budget -= steps
+    # box descent: one square less a side than the best so far, from the best so far
+    side = -best_key[4] - 1
+    steps = max(1, budget // 2)
+    while side >= 1 and budget > 0:
+        steps = min(steps, budget)
+        budget -= steps
+        key, placed = run_box(entries, shrink(best, words, side), side, steps, rng)
+        if key[:2] < best_key[:2]:
             break  # the smaller box lost answers: stop shrinking
         if key > best_key:
             best_key, best = key, placed
