@@ -136,6 +136,8 @@ class Grid:
         if bounds is not None:
             r0, c0, r1, c1 = bounds
             cap = self.size
+            if n > cap:
+                return []
             lo = (c1 - cap + 1, r1 - cap + 1)
             hi = (c0 + cap - n, r0 + cap - n)
         else:

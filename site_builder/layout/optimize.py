@@ -188,6 +188,8 @@ class Search:
         grid = self.grid
         word = self.words[wid]
         if not grid.words:
+            if len(word) > grid.size:
+                return False
             self.put(wid, ORIGIN, ACROSS)
             return True
         bounds = grid.bounds()
@@ -320,13 +322,13 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
     assert greedy is not None
     seed = greedy.seed
     rng = Rng(seed)
-    budget = STEPS_PER_EFFORT * max(1, params.effort)
     words = [e.answer for e in entries]
+    budget = STEPS_PER_EFFORT * max(1, params.effort)
 
     steps = budget // 2
     # first inside the greedy layout's own square (never more than the cap)
     side = min(params.size, max(greedy.rows, greedy.cols))
-    best_key, best = run_box(entries, from_layout(greedy, entries), side, steps, rng)
+    best_key, best = run_box(entries, shrink(from_layout(greedy, entries), words, side), side, steps, rng)
     budget -= steps
     # box descent: one square less a side than the best so far, from the best so far
     side = -best_key[4] - 1
