@@ -6,10 +6,11 @@ inside the size cap; the best by the search key is the starting point.
 Improve (large-neighbourhood search with simulated-annealing acceptance):
 each step takes some words out of the grid and puts them back.
 
-* destroy: the words around a random cell, or some of the least-crossed words
-  (those crossing only one other), or words touching the edge of the box, or
-  a few at random. Words left cut off from the main body of the grid go out
-  too, so the grid stays one connected piece.
+* destroy: two to five words at random, or (a quarter of the time) some of
+  the least-crossed words (those crossing only one other). Words left cut
+  off from the main body of the grid go out too, so the grid stays one
+  connected piece. (Region and edge moves and an ejection move were tried
+  and measured worse per second on twin-peaks.)
 * repair: every word not on the grid (the ones just taken out and any that
   never fitted) goes back in, required answers first, then longest first with
   a seeded jitter, each at its valid spot with the most crossings (plus a
@@ -20,13 +21,13 @@ each step takes some words out of the grid and puts them back.
   annealing probability exp(delta / T), T cooling over the run. Rejected
   changes are undone word by word; nothing is copied per candidate.
 
-Boxes: the search runs first in the cap, then in ever smaller square boxes
-(one square less a side each time, starting from the best layout so far
-with the words outside the smaller box taken out) for as long as the
-smaller box still takes every answer the larger one did. Every layout is
-compared by the seeds/000 search key (required answers, letters,
-crossings, then the smaller grid), so a smaller box wins whenever it keeps
-the crossings. A larger box only wins with strictly more crossings.
+Boxes: half the budget goes to a search inside the greedy start's own
+square (never more than the cap); the rest to ever smaller square boxes
+(one square less a side than the best so far, starting from the best
+layout with the words outside the smaller box taken out), for as long as
+the smaller box still takes every answer. Every layout is compared by the
+seeds/000 search key (required answers, letters, crossings, then the
+smaller grid), so a smaller box wins whenever it keeps the crossings.
 
 Budget: counted in steps, never in seconds, so the result is the same on
 every machine. `effort` (1-10) multiplies the steps. All randomness comes
