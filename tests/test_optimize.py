@@ -133,16 +133,6 @@ def test_undo_restores_the_grid(twin_peaks):
     assert (s.snapshot(), dict(s.grid.letters), s.total, s.req, s.grid.box()) == before
 
 
-def test_grid_copy_is_independent():
-    g = Grid(23)
-    from site_builder.layout.grid import ACROSS, ORIGIN, Spot
-
-    g.place(0, "CAT", Spot(ORIGIN, ACROSS))
-    h = g.copy()
-    h.remove(0)
-    assert g.letters and not h.letters and g.box() == (1, 3)
-
-
 # ------------------------------------------------------------ determinism
 
 

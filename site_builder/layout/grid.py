@@ -196,18 +196,6 @@ class Grid:
         er, ec = (sr, sc + n) if spot.direction == ACROSS else (sr + n, sc)
         return max(r1, er) - min(r0, sr) + 1, max(c1, ec) - min(c0, sc) + 1
 
-    def copy(self) -> "Grid":
-        """An independent grid with the same words (for searches that branch)."""
-        g = Grid.__new__(Grid)
-        g.size = self.size
-        g.letters = self.letters.copy()
-        g.owner = {cell: own[:] for cell, own in self.owner.items()}
-        g.by_letter = defaultdict(set, {ch: set(cells) for ch, cells in self.by_letter.items()})
-        g.words = self.words.copy()
-        g._rows = defaultdict(int, self._rows)
-        g._cols = defaultdict(int, self._cols)
-        return g
-
     # ------------------------------------------------------------- change
     def place(self, wid: int, word: str, spot: Spot) -> None:
         d = spot.direction

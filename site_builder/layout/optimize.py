@@ -31,7 +31,8 @@ smaller grid), so a smaller box wins whenever it keeps the crossings.
 
 Budget: counted in steps, never in seconds, so the result is the same on
 every machine. `effort` (1-10) multiplies the steps. All randomness comes
-from `Rng`, seeded from the params' seed (or seed 0).
+from `Rng`, seeded with the greedy start's seed (the pinned `seed`, or the
+best of seeds 0-3).
 """
 
 from __future__ import annotations
