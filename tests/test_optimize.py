@@ -10,7 +10,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from site_builder.layout import STRATEGIES, layout_entries, layout_puzzle, optimize, params_for
-from site_builder.layout.grid import Grid
 from site_builder.layout.rng import Rng
 from site_builder.layout.result import search_key
 from site_builder.model import LayoutParams
