@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 from ..errors import LayoutError
 from ..model import Entry, Layout, LayoutParams, Puzzle
-from . import adjacency, freeform, scored
+from . import adjacency, freeform, optimize, scored
 
 Strategy = Callable[[Sequence[Entry], LayoutParams], Layout]
 
@@ -20,6 +20,7 @@ STRATEGIES: dict[str, Strategy] = {
     freeform.NAME: freeform.search,
     scored.NAME: scored.search,
     adjacency.NAME: adjacency.search,
+    optimize.NAME: optimize.search,
 }
 DEFAULT_STRATEGY = freeform.NAME
 

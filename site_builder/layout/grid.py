@@ -24,6 +24,8 @@ ORIGIN = (STRIDE // 2) * STRIDE + STRIDE // 2
 ACROSS, DOWN = 0, 1
 STEP = (1, STRIDE)  # indexed by direction
 SIDE = (STRIDE, 1)  # the perpendicular step
+_ROW_SHIFT = STRIDE.bit_length() - 1  # cell >> _ROW_SHIFT is the row (STRIDE is a power of two)
+_COL_MASK = STRIDE - 1  # cell & _COL_MASK is the column
 
 
 def to_rc(cell: int) -> tuple[int, int]:
@@ -51,15 +53,14 @@ class Grid:
         self.owner: dict[int, list[int]] = {}
         self.by_letter: dict[str, set[int]] = defaultdict(set)
         self.words: dict[int, tuple[str, Spot]] = {}
-        # occupancy counts per row and column, for the bounding box
+        # letter counts per occupied row and column (no zero entries), for the bounding box
         self._rows: dict[int, int] = defaultdict(int)
         self._cols: dict[int, int] = defaultdict(int)
 
     # ---------------------------------------------------------------- box
     def bounds(self) -> tuple[int, int, int, int]:
         """(min_row, min_col, max_row, max_col) of the letters; grid must not be empty."""
-        rows = [r for r, n in self._rows.items() if n]
-        cols = [c for c, n in self._cols.items() if n]
+        rows, cols = self._rows, self._cols
         return min(rows), min(cols), max(rows), max(cols)
 
     def box(self) -> tuple[int, int]:
@@ -121,6 +122,72 @@ class Grid:
                     out.add(Spot(cell - i * STEP[DOWN], DOWN))
         return out
 
+    def spots(self, word: str, bounds: tuple[int, int, int, int] | None = None) -> list[tuple[int, int, int]]:
+        """Every valid spot for `word` as (crossings, start, direction), sorted.
+
+        The same answer as checking each of `candidates(word)` with `check`,
+        but with the rules inlined and no Spot objects: the search calls this
+        for every word it inserts, so it is the engine's inner loop.
+        """
+        letters = self.letters
+        owner = self.owner
+        n = len(word)
+        # the start row/col the cap allows, for each direction: lo <= start <= hi
+        if bounds is not None:
+            r0, c0, r1, c1 = bounds
+            cap = self.size
+            if n > cap:
+                return []
+            lo = (c1 - cap + 1, r1 - cap + 1)
+            hi = (c0 + cap - n, r0 + cap - n)
+        else:
+            lo = (-1, -1)
+            hi = (STRIDE, STRIDE)
+        seen: set[int] = set()
+        out: list[tuple[int, int, int]] = []
+        for i, ch in enumerate(word):
+            cells = self.by_letter.get(ch)
+            if not cells:
+                continue
+            for cell in cells:
+                own = owner[cell]
+                if own[0] == -1:
+                    first = (cell & _COL_MASK) - i
+                    if first < lo[0] or first > hi[0]:
+                        continue
+                    d, step, side = 0, 1, STRIDE
+                elif own[1] == -1:
+                    first = (cell >> _ROW_SHIFT) - i
+                    if first < lo[1] or first > hi[1]:
+                        continue
+                    d, step, side = 1, STRIDE, 1
+                else:
+                    continue
+                start = cell - i * step
+                key = start * 2 + d
+                if key in seen:
+                    continue
+                seen.add(key)
+                if start - step in letters or start + n * step in letters:
+                    continue
+                crossings = 0
+                c = start
+                for wc in word:
+                    have = letters.get(c)
+                    if have is None:
+                        if c - side in letters or c + side in letters:
+                            break
+                    elif have != wc or owner[c][d] != -1:
+                        break
+                    else:
+                        crossings += 1
+                    c += step
+                else:
+                    if crossings < n:
+                        out.append((crossings, start, d))
+        out.sort()
+        return out
+
     def growth(self, word: str, spot: Spot, bounds: tuple[int, int, int, int]) -> tuple[int, int]:
         """(height, width) of the box after placing word at spot."""
         r0, c0, r1, c1 = bounds
@@ -160,8 +227,13 @@ class Grid:
                 del self.letters[cell]
                 self.by_letter[ch].discard(cell)
                 r, c = divmod(cell, STRIDE)
-                self._rows[r] -= 1
-                self._cols[c] -= 1
+                rows, cols = self._rows, self._cols
+                rows[r] -= 1
+                if not rows[r]:
+                    del rows[r]
+                cols[c] -= 1
+                if not cols[c]:
+                    del cols[c]
             cell += step
 
     def crossings_of(self, wid: int) -> int:
