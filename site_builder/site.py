@@ -42,6 +42,7 @@ PACKAGE = Path(__file__).resolve().parent
 REPO = PACKAGE.parent
 TEMPLATES = REPO / "templates"
 STATIC = PACKAGE / "static"
+FONTS_DIR = PACKAGE / "fonts"
 LAYOUT_CODE = [PACKAGE / "model.py", *sorted((PACKAGE / "layout").glob("*.py"))]
 
 
@@ -418,6 +419,9 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig) -> 
     for src in sorted(STATIC.rglob("*")):
         if src.is_file():
             files[f"static/{src.relative_to(STATIC).as_posix()}"] = src.read_bytes()
+    # the fonts the renders use, for the web pages' @font-face (with their licences)
+    for src in sorted(FONTS_DIR.glob("*.ttf")) + sorted(FONTS_DIR.glob("OFL-*.txt")):
+        files[f"static/fonts/{src.name}"] = src.read_bytes()
     changed = []
     for name in sorted(files):
         if write_atomic(out / name, files[name]):

@@ -18,8 +18,9 @@ import pytest
 
 from site_builder.bench import generated_entries
 from site_builder.layout import layout_entries
-from site_builder.model import LayoutParams, Puzzle, PuzzleMeta
-from site_builder.render.pdf import render_pdf
+from site_builder.layout.result import number_placements
+from site_builder.model import Direction, Entry, Layout, LayoutParams, Placement, Puzzle, PuzzleMeta
+from site_builder.render.pdf import MIN_CELL, Item, clue_items, fill, item_heights, plan_page, render_pdf
 from site_builder.render.text import clue_text
 from tests.conftest import ROOT
 from tests.test_render_svg import tricky_puzzle
@@ -50,7 +51,8 @@ def pdf_info(pdf: bytes) -> dict[str, str]:
 
 
 def flat(s: str) -> str:
-    return " ".join(s.split())
+    """Whitespace collapsed; a line broken after a hyphen ('one-' / 'armed') joined back up."""
+    return " ".join(re.sub(r"-\n", "-", s).split())
 
 
 @pytest.fixture(scope="module")
@@ -205,3 +207,73 @@ def test_pdf_dates_come_from_the_front_matter(tp_pdf):
     info = pdf_info(tp_pdf)
     assert "Nov  2 00:00:00 2026" in info["CreationDate"]
     assert "ModDate" not in info
+
+
+# ------------------------------------------------------------- page one
+
+
+@needs_poppler
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_twin_peaks_grid_and_every_clue_share_page_one(tp, paper):
+    puzzle, layout = tp
+    puzzle = dataclasses.replace(puzzle, meta=dataclasses.replace(puzzle.meta, paper=paper))
+    plan = plan_page(puzzle, layout)
+    assert plan.single and plan.cell >= MIN_CELL and plan.size >= 8
+    pdf = render_pdf(puzzle, layout)
+    assert int(pdf_info(pdf)["Pages"]) == 2  # the puzzle, then the answer key
+    first = flat(pdf_text(pdf, first=1, last=1))
+    assert first.startswith("Twin Peaks") and "ACROSS" in first and "DOWN" in first
+    for p in layout.placements:
+        assert flat(f"{p.number} {clue_text(p)}") in first, p.number
+    # the grid is on page one too: every clue number printed twice (grid square and clue)
+    numbers = first.split()
+    for n in {p.number for p in layout.placements}:
+        assert numbers.count(str(n)) >= 2, n
+    assert "Solution" not in first
+
+
+def _ladder(rows: int, cols: int, *, tall: bool) -> Layout:
+    """A synthetic frame of two long answers joined by short rungs (tall) or its transpose (wide)."""
+    long_dir, rung_dir = (Direction.DOWN, Direction.ACROSS) if tall else (Direction.ACROSS, Direction.DOWN)
+    span, rung = (rows, cols) if tall else (cols, rows)
+    clue = "A clue of a common length, long enough to wrap once in a column"
+    ps = [Placement(Entry("A" * span, clue), 0, 0, long_dir),
+          Placement(Entry("A" * span, clue), *((0, rung - 1) if tall else (rung - 1, 0)), long_dir)]
+    for k in range(0, span, 4):
+        ps.append(Placement(Entry("A" * rung, clue), *((k, 0) if tall else (0, k)), rung_dir))
+    return Layout(number_placements(ps), (), rows if tall else rung, cols if tall else span)
+
+
+@pytest.mark.parametrize("tall", [True, False])
+def test_tall_grid_takes_clues_beside_it_and_wide_grid_under_it(tall):
+    layout = _ladder(27, 5, tall=True) if tall else _ladder(5, 31, tall=False)
+    puzzle = Puzzle("ladder", PuzzleMeta("Ladder", dt.date(2026, 1, 5)), tuple(p.entry for p in layout.placements))
+    plan = plan_page(puzzle, layout)
+    assert plan.single
+    if tall:
+        assert plan.span < plan.columns and plan.cell >= 20  # beside: the grid runs the page's height
+        assert all(c.y == 0 for c in plan.page_one)
+    else:
+        assert plan.span == plan.columns  # under: the grid spans every column
+        assert all(c.y >= plan.grid_h for c in plan.page_one)
+
+
+def test_plan_is_deterministic_and_balanced(tp):
+    puzzle, layout = tp
+    a, b = plan_page(puzzle, layout), plan_page(puzzle, layout)
+    assert a == b
+    items = clue_items(layout)
+    heights = item_heights(items, a.size, a.width)
+    bottoms = [c.y + sum(heights[i] for i in c.items) for c in a.page_one]
+    # one bottom line: no column ends more than a few lines above the longest
+    assert max(bottoms) - min(bottoms) < 6 * a.size * 1.22
+
+
+def test_fill_never_leaves_a_heading_at_a_column_foot():
+    items = [Item("Across")] + [Item("Across", n, "x") for n in range(1, 4)] + [Item("Down")] + [
+        Item("Down", n, "x") for n in range(1, 4)]
+    heights = [15.0 if i.is_heading else 10.0 for i in items]
+    cols = fill(items, heights, [70.0, 200.0])
+    assert cols[0] == [0, 1, 2, 3]  # 'Down' alone would fit under the third clue, but not with its first clue
+    assert cols[1][0] == 4
+    assert fill(items, heights, [20.0, 20.0]) == [[], []]  # nothing fits: nothing placed

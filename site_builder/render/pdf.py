@@ -1,24 +1,38 @@
 """The print-ready PDF: WeasyPrint from templates/pdf.html.j2 and site_builder/static/pdf.css.
 
-Page one holds the header, the grid as large as the page allows (leaving room
-for the first clues) and the clues in three balanced columns, continuing on
-later pages; the answer key (solution grid and answers by number) starts on a
-page of its own at the end. WeasyPrint, its FontConfiguration and the parsed
-stylesheets are loaded once per process and reused for every render.
+Page one is a newspaper page: the masthead, the grid, and the clues in
+columns of one width. The grid sits at the top right spanning some of the
+columns (all of them for a wide grid, which is then centred); the columns
+beside it run the page's full height and those under it start below it.
+
+`plan_page` chooses that arrangement before WeasyPrint runs, from the shipped
+fonts' own metrics (fontTools widths, see fonts.py), so the choice is the same
+on every machine: the largest grid, no smaller than MIN_CELL, with which all
+clues fit on page one at a readable size (CLUE_SIZES, never below 8 pt), the
+columns balanced to one bottom line. Only when no such page exists does page
+one take a large grid, fill its columns and the list continue, in the same
+columns, on page two. The answer key (solution grid, answers by number)
+starts on a page of its own at the end.
+
+After rendering, the page-one columns are checked against where WeasyPrint
+really put them (anchors at their ends); should one run past the page, the
+plan is made again with less room, so an estimate never costs a clipped clue.
 
 Same input, same bytes: WeasyPrint's version is pinned, the only date comes
 from the front matter, the file identifier is a hash of the content, and the
-fonts are the shipped files (see fonts.py).
+fonts are the shipped files.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before WeasyPrint loads pango)
+from .fonts import text_width
 from .svg import byline, grid_size, standalone_grid_svg, wrap
 from .text import clue_text
 from ..model import Layout, Puzzle
@@ -53,8 +67,28 @@ PAPERS = {
     "a4": Paper("A4", 210 * MM, 297 * MM),
 }
 
-MAX_CELL = 24.0  # points; about 8.5 mm, a generous newspaper square
-CLUE_ROOM = 96.0  # points kept under the grid on page one for the first clues
+# Every size below is in points and says the same as pdf.css; change them together.
+MAX_CELL = 24.0  # about 8.5 mm, a generous newspaper square
+MIN_CELL = 15.0  # the smallest square page one settles for when fitting every clue
+# clue size, and the smallest grid square worth that size (a bigger type only while the grid stays big)
+CLUE_SIZES = ((10.0, 21.0), (9.5, 18.0), (9.0, MIN_CELL), (8.5, MIN_CELL), (8.0, MIN_CELL))
+CONTINUED_SIZE = 9.0  # clue size when the list continues on page two
+COLUMN_COUNTS = (3, 4)  # four only when it buys a grid at least FOUR_COLUMN_GAIN larger
+FOUR_COLUMN_GAIN = 1.0
+COLUMN_GAP = 14.0
+GRID_GAP = 10.0  # between the grid and the clues under it
+CONTINUED_ROOM = 110.0  # height kept for clues under the grid when the list continues on page two
+CLUE_LEADING = 1.22  # line-height of a clue, in ems
+CLUE_SPACE = 0.25  # space after a clue, in ems
+NUMBER_SPACE = 0.4  # between the clue number and its text, in ems
+HEADING_HEIGHT = 9 * 1.25 + 1.5 + 0.75 + 3.5  # line, padding, rule, margin (h2 in pdf.css)
+HEADING_SPACE = 8.0  # above a heading that does not start its column
+TITLE_SIZE, TITLE_LEADING = 22.0, 1.15
+META_SIZE, DESCRIPTION_SIZE, META_LEADING = 9.0, 9.5, 1.3
+MASTHEAD_BELOW = 3 + 1.6 + 12  # padding, rule, margin under the masthead
+SAFETY = 4.0  # points kept free at the page foot for rounding between our estimate and WeasyPrint
+WRAP_SLACK = 0.985  # wrap a little short of the column
+RETRY_STEP = 14.0  # room given up per retry when a page-one column overflowed
 KEY_MAX_CELL = 15.0
 KEY_GRID_SHARE = 0.55  # at most this share of the key page's height goes to the solution grid
 
@@ -94,6 +128,12 @@ def _engine() -> _Engine:
     return _Engine()
 
 
+def pdf_stylesheets(puzzle: Puzzle) -> list:
+    """The parsed stylesheets a render of `puzzle` uses (pdf.css and the paper size)."""
+    eng = _engine()
+    return [eng.css, eng.page_css[paper_for(puzzle).name.lower()]]
+
+
 # ------------------------------------------------------------------ sizing
 
 
@@ -101,14 +141,14 @@ def paper_for(puzzle: Puzzle) -> Paper:
     return PAPERS.get(puzzle.meta.paper.lower(), PAPERS["letter"])
 
 
-def _header_height(puzzle: Puzzle, paper: Paper) -> float:
-    """A close estimate of the masthead's height, measured with the shipped fonts."""
-    w = paper.content_width
-    h = len(wrap(puzzle.meta.title, "serif-bold", 24, w)) * 24 * 1.1
-    h += 3 + len(wrap(byline(puzzle), "sans", 10, w)) * 10 * 1.28
+def masthead_height(puzzle: Puzzle, paper: Paper) -> float:
+    """The masthead's height (title, byline, description, rule), measured with the shipped fonts."""
+    w = paper.content_width * WRAP_SLACK
+    h = len(wrap(puzzle.meta.title, "serif-bold", TITLE_SIZE, w)) * TITLE_SIZE * TITLE_LEADING
+    h += 3.5 + len(wrap(byline(puzzle), "sans", META_SIZE, w)) * META_SIZE * META_LEADING
     if puzzle.meta.description:
-        h += 3 + len(wrap(puzzle.meta.description, "serif-italic", 10, w)) * 10 * 1.28
-    return h + 5 + 1.2 + 10 + 4  # padding, rule, margin, slack
+        h += 2 + len(wrap(puzzle.meta.description, "serif-italic", DESCRIPTION_SIZE, w)) * DESCRIPTION_SIZE * META_LEADING
+    return h + MASTHEAD_BELOW
 
 
 def _fit_cell(layout: Layout, width: float, height: float, cap: float) -> float:
@@ -122,35 +162,246 @@ def _fit_cell(layout: Layout, width: float, height: float, cap: float) -> float:
     return cell
 
 
-def puzzle_cell(puzzle: Puzzle, layout: Layout, paper: Paper) -> float:
-    room = paper.content_height - _header_height(puzzle, paper) - 12 - CLUE_ROOM
-    return _fit_cell(layout, paper.content_width, room, MAX_CELL)
-
-
 def key_cell(puzzle: Puzzle, layout: Layout, paper: Paper) -> float:
     room = (paper.content_height - 40) * KEY_GRID_SHARE
     return _fit_cell(layout, paper.content_width, room, KEY_MAX_CELL)
 
 
+@dataclass(frozen=True)
+class Item:
+    """One piece of the clue flow: a group heading ('Across') or a clue."""
+
+    heading: str  # the group it belongs to
+    number: int = 0  # 0 for the heading itself
+    text: str = ""
+
+    @property
+    def is_heading(self) -> bool:
+        return self.number == 0
+
+
+def clue_items(layout: Layout) -> list[Item]:
+    items: list[Item] = []
+    for heading, group in (("Across", layout.across), ("Down", layout.down)):
+        if group:
+            items.append(Item(heading))
+            items.extend(Item(heading, p.number, clue_text(p)) for p in group)
+    return items
+
+
+def number_width(items: list[Item], size: float) -> float:
+    """Room for the widest clue number (sans semibold), to the next half point."""
+    widest = max((text_width(str(i.number), "sans-bold", size) for i in items if not i.is_heading), default=0.0)
+    return math.ceil(widest * 2) / 2
+
+
+def item_heights(items: list[Item], size: float, column: float) -> list[float]:
+    """Each item's height in a column `column` points wide, clues at `size` points."""
+    indent = number_width(items, size) + NUMBER_SPACE * size
+    text_w = (column - indent) * WRAP_SLACK
+    line = size * CLUE_LEADING
+    space = size * CLUE_SPACE
+    return [HEADING_HEIGHT if i.is_heading else len(wrap(i.text, "serif", size, text_w)) * line + space
+            for i in items]
+
+
+def fill(items: list[Item], heights: list[float], caps: list[float]) -> list[list[int]]:
+    """Put the items in order into columns of heights `caps`, each column as full as it goes.
+
+    A heading never ends a column (it takes its first clue along) and only
+    gets space above it when it does not start one. Returns the item indexes
+    per column; items that did not fit are left out (check the total).
+    """
+    cols: list[list[int]] = [[] for _ in caps]
+    col, used, n = 0, 0.0, len(items)
+    i = 0
+    while i < n and col < len(caps):
+        h = heights[i]
+        if items[i].is_heading:
+            if cols[col]:
+                h += HEADING_SPACE
+            if i + 1 < n:
+                h += heights[i + 1]
+        if used + h <= caps[col] + 1e-6:
+            cols[col].append(i)
+            used += heights[i] + (HEADING_SPACE if items[i].is_heading and len(cols[col]) > 1 else 0)
+            i += 1
+        else:
+            col, used = col + 1, 0.0
+    return cols
+
+
+@dataclass(frozen=True)
+class Column:
+    x: float
+    y: float
+    width: float
+    items: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Page one: where the grid and each clue column go, and what continues on page two."""
+
+    size: float  # clue font size
+    cell: float
+    columns: int  # column count (all the same width)
+    span: int  # how many of them the grid spans (at the right)
+    width: float  # column width
+    grid_x: float
+    grid_w: float
+    grid_h: float
+    height: float  # height of the page-one block under the masthead
+    clues_end: float  # where the longest clue column ends, from the block's top
+    page_one: tuple[Column, ...]
+    rest: tuple[int, ...]  # items continuing on page two
+
+    @property
+    def single(self) -> bool:
+        return not self.rest
+
+
+def _geometry(paper: Paper, k: int) -> float:
+    return (paper.content_width - (k - 1) * COLUMN_GAP) / k
+
+
+def _caps(k: int, j: int, bottom: float, grid_h: float) -> list[float]:
+    under = max(0.0, bottom - grid_h - GRID_GAP)
+    return [bottom] * (k - j) + [under] * j
+
+
+def _placed(cols: list[list[int]]) -> int:
+    return sum(len(c) for c in cols)
+
+
+def _largest_cell(layout: Layout, items, heights, k, j, span, room, low) -> float | None:
+    """The largest grid cell (1/8 pt steps, from `low` up to the grid's room) with which every item fits."""
+    top = _fit_cell(layout, span, room, MAX_CELL)
+    if top < low:
+        return None
+
+    def fits(cell: float) -> bool:
+        gh = grid_size(layout, cell, snap=False)[1]
+        return _placed(fill(items, heights, _caps(k, j, room, gh))) == len(items)
+
+    if not fits(low):
+        return None
+    lo, hi = int(low * 8), int(top * 8)  # eighths of a point; lo fits
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(mid / 8):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo / 8
+
+
+def _make_plan(layout, items, paper, size, k, j, cell, room, heights, balance: bool) -> Plan:
+    cw = _geometry(paper, k)
+    span_x = (k - j) * (cw + COLUMN_GAP)
+    span_w = j * cw + (j - 1) * COLUMN_GAP
+    gw, gh = grid_size(layout, cell, snap=False)
+    bottom = room
+    if balance:  # the lowest common bottom line that still holds every item
+        lo, hi = 0, int(room * 4)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if _placed(fill(items, heights, _caps(k, j, mid / 4, gh))) == len(items):
+                hi = mid
+            else:
+                lo = mid + 1
+        bottom = lo / 4
+    cols = fill(items, heights, _caps(k, j, bottom, gh))
+    placed = _placed(cols)
+    page_one = tuple(
+        Column(x=i * (cw + COLUMN_GAP), y=0.0 if i < k - j else gh + GRID_GAP, width=cw, items=tuple(c))
+        for i, c in enumerate(cols) if c
+    )
+    ends = [c.y + sum(heights[n] for n in c.items) + sum(HEADING_SPACE for n in c.items[1:] if items[n].is_heading)
+            for c in page_one]
+    return Plan(size=size, cell=cell, columns=k, span=j, width=cw, grid_x=span_x + (span_w - gw) / 2,
+                grid_w=gw, grid_h=gh, height=max([gh] + ends), clues_end=max(ends, default=0.0),
+                page_one=page_one, rest=tuple(range(placed, len(items))))
+
+
+def plan_page(puzzle: Puzzle, layout: Layout, paper: Paper | None = None, give: float = 0.0) -> Plan:
+    """Choose page one's arrangement (see the module's docstring); `give` takes that much height away."""
+    paper = paper or paper_for(puzzle)
+    items = clue_items(layout)
+    room = paper.content_height - masthead_height(puzzle, paper) - SAFETY - give
+    for size, low in CLUE_SIZES:
+        best = None  # (score, -end, plan): the largest grid, then the shortest columns, then under it
+        for k in COLUMN_COUNTS:
+            heights = item_heights(items, size, _geometry(paper, k))
+            for j in range(k, 0, -1):  # under the grid first: it wins what is left tied
+                span = j * _geometry(paper, k) + (j - 1) * COLUMN_GAP
+                cell = _largest_cell(layout, items, heights, k, j, span, room, low)
+                if cell is None:
+                    continue
+                plan = _make_plan(layout, items, paper, size, k, j, cell, room, heights, balance=True)
+                key = (cell - (FOUR_COLUMN_GAIN if k == 4 else 0.0), -round(plan.clues_end))
+                if best is None or key > best[0]:
+                    best = (key, plan)
+        if best is not None:
+            return best[1]
+    # Too many clues for one page: a large grid, page one's columns filled, the rest on page two.
+    size, k = CONTINUED_SIZE, COLUMN_COUNTS[0]
+    heights = item_heights(items, size, _geometry(paper, k))
+    best = None
+    for j in range(k, 0, -1):
+        span = j * _geometry(paper, k) + (j - 1) * COLUMN_GAP
+        cell = _fit_cell(layout, span, max(room - CONTINUED_ROOM, room / 2), MAX_CELL)
+        if best is None or cell > best[0] + 1e-9:
+            best = (cell, j)
+    cell, j = best
+    return _make_plan(layout, items, paper, size, k, j, cell, room, heights, balance=False)
+
+
 # ------------------------------------------------------------------ render
 
 
-def pdf_html(puzzle: Puzzle, layout: Layout) -> str:
+def _groups(items: list[Item], indexes, continued: bool = False) -> list[dict]:
+    """Items as the template's runs: [{heading, clues: [...]}]; a run that starts mid-group says so."""
+    runs: list[dict] = []
+    for n in indexes:
+        it = items[n]
+        if it.is_heading:
+            runs.append({"heading": it.heading, "continued": False, "clues": []})
+            continue
+        if not runs:
+            runs.append({"heading": it.heading if continued else "", "continued": continued, "clues": []})
+        runs[-1]["clues"].append({"number": it.number, "text": it.text})
+    return runs
+
+
+def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None) -> str:
     """The HTML WeasyPrint lays out (useful for inspection)."""
     eng = _engine()
     paper = paper_for(puzzle)
+    plan = plan or plan_page(puzzle, layout, paper)
+    items = clue_items(layout)
     m = puzzle.meta
-    groups = [
-        {
-            "heading": heading,
-            "clues": [{"number": p.number, "text": clue_text(p), "answer": p.entry.display} for p in group],
-        }
+    answers = [
+        {"heading": heading, "clues": [{"number": p.number, "answer": p.entry.display} for p in group]}
         for heading, group in (("Across", layout.across), ("Down", layout.down))
         if group
     ]
-    grid = standalone_grid_svg(layout, puzzle_cell(puzzle, layout, paper), snap=False, unit="pt")
+    columns = [
+        {"left": _pt(c.x), "top": _pt(c.y), "width": _pt(c.width), "runs": _groups(items, c.items),
+         "end": f"col-end-{n}"}
+        for n, c in enumerate(plan.page_one)
+    ]
+    grid = standalone_grid_svg(layout, plan.cell, snap=False, unit="pt")
     key = standalone_grid_svg(layout, key_cell(puzzle, layout, paper), solution=True, numbers=False, snap=False,
                               unit="pt")
+    numbers = number_width(items, plan.size)
+    indent = numbers + NUMBER_SPACE * plan.size
+    clue_css = (  # numbers only, no quotes: safe inside <style>
+        f".clues {{ font-size: {_pt(plan.size)}; }} "
+        f".clues li {{ padding-left: {_pt(indent)}; text-indent: -{_pt(indent)}; }} "
+        f".clues .num {{ width: {_pt(numbers)}; margin-right: {_pt(indent - numbers)}; }} "
+        f".more {{ columns: {plan.columns}; }}"
+    )
     return eng.template.render(
         title=m.title,
         author=m.author,
@@ -158,21 +409,48 @@ def pdf_html(puzzle: Puzzle, layout: Layout) -> str:
         keywords=", ".join(m.tags),
         date_iso=m.date.isoformat(),
         byline=byline(puzzle),
-        groups=groups,
+        clue_css=eng.markup(clue_css),
+        front_height=_pt(plan.height),
+        grid_left=_pt(plan.grid_x),
+        columns=columns,
+        rest=_groups(items, plan.rest, continued=True),
         grid=eng.markup(grid),
+        answers=answers,
         key_grid=eng.markup(key),
     )
+
+
+def _pt(x: float) -> str:
+    return f"{x:.2f}".rstrip("0").rstrip(".") + "pt"
+
+
+def _overflows(doc, plan: Plan, paper: Paper) -> bool:
+    """True if a page-one column ended past the page's foot or off page one."""
+    px = 96 / 72  # WeasyPrint's anchors are in CSS pixels
+    foot = (paper.height - paper.margin_bottom) * px + 0.5
+    first = doc.pages[0].anchors
+    for n in range(len(plan.page_one)):
+        pos = first.get(f"col-end-{n}")
+        if pos is None or pos[1] > foot:
+            return True
+    return False
 
 
 def render_pdf(puzzle: Puzzle, layout: Layout) -> bytes:
     """The puzzle as a print-ready PDF on the paper its front matter names."""
     eng = _engine()
-    html = pdf_html(puzzle, layout)
-    stylesheets = [eng.css, eng.page_css[paper_for(puzzle).name.lower()]]
+    paper = paper_for(puzzle)
+    stylesheets = pdf_stylesheets(puzzle)
+    give = 0.0
     with eng.lock:  # one FontConfiguration is shared; WeasyPrint is not meant for concurrent use of it
-        doc = eng.weasyprint.HTML(string=html, base_url=str(STATIC) + "/")
-        return doc.write_pdf(stylesheets=stylesheets, font_config=eng.font_config, pdf_identifier=True)
-
+        for attempt in range(6):
+            plan = plan_page(puzzle, layout, paper, give)
+            html = eng.weasyprint.HTML(string=pdf_html(puzzle, layout, plan), base_url=str(STATIC) + "/")
+            doc = html.render(stylesheets=stylesheets, font_config=eng.font_config)
+            if not _overflows(doc, plan, paper):
+                break
+            give += RETRY_STEP
+        return doc.write_pdf(pdf_identifier=True)
 
 
 def bench_renders(puzzle: Puzzle, layout: Layout, repeat: int = 3) -> dict[str, float]:

@@ -1,0 +1,46 @@
+"""The web pages use the fonts the prints use: shipped with the site, declared relatively, no more than used."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from site_builder.config import SiteConfig
+from site_builder.render.fonts import FACES, FONTS_DIR
+from site_builder.site import write_site_files
+
+FONT_FACE = re.compile(r"@font-face\s*{([^}]*)}")
+
+
+@pytest.fixture(scope="module")
+def static(tmp_path_factory):
+    out = tmp_path_factory.mktemp("public")
+    write_site_files(out, [], SiteConfig())
+    return out / "static"
+
+
+def test_font_files_and_licences_are_published(static):
+    for file, *_ in FACES.values():
+        assert (static / "fonts" / file).read_bytes() == (FONTS_DIR / file).read_bytes()
+    licences = sorted(p.name for p in (static / "fonts").glob("OFL-*.txt"))
+    assert licences == sorted(p.name for p in FONTS_DIR.glob("OFL-*.txt")) and licences
+    assert not (static / "fonts" / "fonts.conf").exists()
+
+
+@pytest.mark.parametrize("sheet", ["site.css", "player.css"])
+def test_stylesheets_declare_the_shipped_faces_relatively(static, sheet):
+    css = (static / sheet).read_text(encoding="utf-8")
+    faces = FONT_FACE.findall(css)
+    declared = set()
+    for body in faces:
+        url = re.search(r'url\("([^"]+)"\)', body).group(1)
+        assert not re.match(r"[a-z]+:|/", url), f"{sheet}: {url} must be relative (offline, file://)"
+        assert (static / url).is_file(), f"{sheet}: {url} is not published"
+        family = re.search(r'font-family:\s*"([^"]+)"', body).group(1)
+        weight = int(re.search(r"font-weight:\s*(\d+)", body).group(1))
+        style = re.search(r"font-style:\s*(\w+)", body).group(1)
+        declared.add((family, weight, style, url.rsplit("/", 1)[-1]))
+    assert declared == {(fam, w, st, file) for file, fam, w, st in FACES.values()}
+    # serif and sans lead their stacks, so an installed font of another name never wins
+    assert re.search(r'--serif:\s*"Source Serif Pro"', css) and re.search(r'--sans:\s*"Source Sans Pro"', css)
