@@ -84,7 +84,7 @@ def test_pdf_text_holds_every_clue_and_the_header(tp, tp_pdf):
     for p in layout.placements:
         assert flat(f"{p.number} {clue_text(p)}") in text, p.number
     assert "Twin Peaks" in text
-    assert "By The Crossword Press · Monday, November 2, 2026" in text
+    assert "By The Crossword Press · Monday, 2 November 2026" in text
 
 
 @needs_poppler

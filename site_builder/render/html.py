@@ -21,15 +21,9 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..model import Direction, Layout, Placement, Puzzle
-from .text import clue_text
+from .text import clue_text, long_date
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-
-MONTHS = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
-)
-
 
 @lru_cache(maxsize=1)
 def _environment() -> Environment:
@@ -93,10 +87,6 @@ def script_json(value: Any) -> Markup:
 
 # ------------------------------------------------------------------ page model
 
-
-def human_date(d) -> str:
-    """'2 November 2026': fixed English month names, whatever the locale."""
-    return f"{d.day} {MONTHS[d.month - 1]} {d.year}"
 
 
 def _dir_name(d: Direction) -> str:
@@ -202,7 +192,7 @@ def render_puzzle_page(
         title=meta.title,
         author=meta.author,
         date_iso=meta.date.isoformat(),
-        date_human=human_date(meta.date),
+        date_human=long_date(meta.date, weekday=False),
         difficulty=meta.difficulty,
         description=meta.description,
         rows=layout.rows,

@@ -8,6 +8,7 @@ from pathlib import Path
 import jinja2
 
 from ..config import SiteConfig
+from .text import long_date
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -32,7 +33,7 @@ def _entry(info) -> dict:
         "slug": slug,
         "title": p.meta.title,
         "date": p.meta.date.isoformat(),
-        "date_long": f"{p.meta.date.day} {p.meta.date.strftime('%B')} {p.meta.date.year}",
+        "date_long": long_date(p.meta.date, weekday=False),
         "author": p.meta.author,
         "description": p.meta.description,
         "difficulty": p.meta.difficulty,

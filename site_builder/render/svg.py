@@ -9,13 +9,12 @@ characters XML cannot hold dropped.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from dataclasses import dataclass
 
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before any cairo/pango load)
 from .fonts import SANS, SERIF, metrics, text_width
-from .text import clue_text
+from .text import clue_text, long_date
 from ..model import Layout, Placement, Puzzle
 
 
@@ -201,16 +200,6 @@ def wrap(text: str, face: str, size: float, width: float) -> list[str]:
     if line or not lines:
         lines.append(line)
     return lines
-
-
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December")
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
-
-def long_date(d: _dt.date) -> str:
-    """'Monday, November 2, 2026', locale-free."""
-    return f"{WEEKDAYS[d.weekday()]}, {MONTHS[d.month - 1]} {d.day}, {d.year}"
 
 
 def byline(puzzle: Puzzle) -> str:

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import unicodedata
 
 from ..model import Layout, Placement, Puzzle
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def long_date(d: _dt.date, *, weekday: bool = True) -> str:
+    """'Monday, 2 November 2026' (or '2 November 2026'): fixed English names, whatever the locale."""
+    day = f"{d.day} {MONTHS[d.month - 1]} {d.year}"
+    return f"{WEEKDAYS[d.weekday()]}, {day}" if weekday else day
 
 
 def clue_text(p: Placement) -> str:
