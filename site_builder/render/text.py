@@ -3,14 +3,36 @@
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 
 from ..model import Layout, Placement, Puzzle
 
 
+# Characters no output shows: C0 and C1 controls but tab and line feed, DEL, surrogates and the two
+# non-characters XML forbids. A clue or title holding one (an ESC that would recolour a terminal
+# reading the .txt, a BEL that makes feed.xml ill-formed) loses it in every render.
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def printable(text: str) -> str:
+    """`text` without the characters that no output may hold (see _UNSHOWABLE)."""
+    return _UNSHOWABLE.sub("", text)
+
+
+def printable_value(value):
+    """Jinja2 `finalize` for the HTML, XML and PDF templates: `printable` on every string printed.
+
+    Markup (already-escaped HTML) stays Markup, so it is not escaped twice.
+    """
+    if isinstance(value, str) and _UNSHOWABLE.search(value):
+        return type(value)(_UNSHOWABLE.sub("", value))
+    return value
+
+
 def clue_text(p: Placement) -> str:
     """The clue as printed, with its enumeration: 'Deputy Brennan (4)'."""
-    clue = p.entry.clue or "(no clue yet)"
+    clue = printable(p.entry.clue) or "(no clue yet)"
     return f"{clue} ({p.entry.enumeration})"
 
 
@@ -41,8 +63,8 @@ def render_grid_text(layout: Layout, *, solution: bool = False) -> str:
 
 def render_text(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str:
     """Title, grid and the clues Across then Down, for a terminal or a .txt file."""
-    out = [puzzle.meta.title]
-    byline = " · ".join(x for x in (puzzle.meta.author, puzzle.meta.date.isoformat()) if x)
+    out = [_one_line(puzzle.meta.title)]
+    byline = " · ".join(_one_line(x) for x in (puzzle.meta.author, puzzle.meta.date.isoformat()) if x)
     if byline:
         out.append(byline)
     out.append("")
@@ -148,7 +170,7 @@ def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(printable(text).split())
 
 
 _RTL = ("R", "AL")
