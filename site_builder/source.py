@@ -60,6 +60,8 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
     text = re.sub(r"\s+", " ", text)
     folded = []
     for ch in text:
+        if unicodedata.combining(ch):  # an accent typed as its own mark (NFD text, e + U+0301) folds away too
+            continue
         up = ch.upper()
         if up in _SPECIAL_FOLDS:
             folded.append(_SPECIAL_FOLDS[up])
