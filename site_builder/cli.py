@@ -8,6 +8,7 @@ Exit status: 0 success, 1 a layout could not place every required answer,
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -219,14 +220,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so the same cleanup runs (the writer removes its temporary file)."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise _Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return args.func(args)
     except CrosswordError as exc:
         _print_error(exc)
         return exc.exit_status
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        name = "terminated" if isinstance(exc, _Terminated) else "interrupted"
+        print(f"{name}: stopped; every file written so far is complete, run the command again to finish", file=sys.stderr)
+        return 143 if isinstance(exc, _Terminated) else 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
