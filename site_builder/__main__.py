@@ -1,5 +1,25 @@
+import os
+import signal
 import sys
 
-from site_builder.cli import main
 
-sys.exit(main())
+def _stop_early(signum, frame):
+    # Ctrl-C or SIGTERM while Python is still importing: nothing is written yet, so stop at once
+    # with one line instead of a traceback from whatever module was loading. main() replaces this.
+    name = "terminated" if signum == signal.SIGTERM else "interrupted"
+    print(f"{name}: stopped before starting; nothing was written", file=sys.stderr, flush=True)
+    os._exit(128 + signum)
+
+
+signal.signal(signal.SIGINT, _stop_early)
+signal.signal(signal.SIGTERM, _stop_early)
+
+from site_builder.cli import main  # noqa: E402
+
+try:
+    sys.exit(main())
+except KeyboardInterrupt:  # a signal raised again while main() was already stopping: its message is out
+    from site_builder.cli import _stopped
+
+    sys.stdout.flush()
+    os._exit(128 + (_stopped[0] if _stopped else signal.SIGINT))

@@ -8,6 +8,7 @@ Exit status: 0 success, 1 a layout could not place every required answer,
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -241,14 +242,57 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_stopped: list[int] = []  # the signal that asked this run to stop
+
+
+def _on_signal(signum, frame) -> None:
+    """SIGINT and SIGTERM: raise KeyboardInterrupt, so the writer removes its temporary file.
+
+    A signal that lands inside a C callback (cairo writing a PNG) has its
+    exception swallowed there and reported as 'ignored'; the render then
+    fails with an OSError. Once stopping, that report is noise, so it is
+    silenced, and main() reads any error after a stop signal as the stop.
+    """
+    from . import writer
+
+    writer.stop_requested = True
+    if not _stopped:
+        _stopped.append(signum)
+        sys.unraisablehook = lambda unraisable: None
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _stopped.clear()
+    hook = sys.unraisablehook
+    previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         return args.func(args)
     except CrosswordError as exc:
+        if _stopped:
+            return _stop_message()
         _print_error(exc)
         return exc.exit_status
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+        return _stop_message()
+    except Exception:
+        if _stopped:
+            return _stop_message()
+        raise
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        sys.unraisablehook = hook
+        if _stopped:
+            from . import writer
+
+            writer.stop_requested = False
+
+
+def _stop_message() -> int:
+    sig = _stopped[0] if _stopped else signal.SIGINT
+    name = "terminated" if sig == signal.SIGTERM else "interrupted"
+    print(f"{name}: stopped; every file written so far is complete, run the command again to finish", file=sys.stderr)
+    return 128 + sig

@@ -288,6 +288,7 @@ def build_site(
     cache = cache if cache is not None else root / ".cache"
     state = state if state is not None else cache
     config = load_config(root / "pyproject.toml")
+    _remove_temp_files(out)
     code = code_fingerprint()
     engine = layout_fingerprint()
     result = BuildResult()
@@ -353,6 +354,18 @@ def build_site(
     elif failed_slugs:
         report(f"index  kept as it was: {len(failed_slugs)} puzzle(s) failed")
     return result
+
+
+def _remove_temp_files(out: Path) -> None:
+    """Delete the writer's temporary files (`.<name>.<random>.tmp`) that a killed build left in `out`.
+
+    write_atomic removes its temporary file on any exception, but a SIGKILL (or
+    a power cut) between creating and renaming it leaves one behind.
+    """
+    if out.is_dir():
+        for tmp in sorted(out.rglob(".*.tmp")):
+            if tmp.is_file():
+                tmp.unlink(missing_ok=True)
 
 
 def _consume(outcomes, out, state, keys, infos, result, report, quick):

@@ -60,6 +60,8 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
     text = re.sub(r"\s+", " ", text)
     folded = []
     for ch in text:
+        if unicodedata.combining(ch):  # an accent typed as its own mark (NFD text, e + U+0301) folds away too
+            continue
         up = ch.upper()
         if up in _SPECIAL_FOLDS:
             folded.append(_SPECIAL_FOLDS[up])
@@ -143,6 +145,17 @@ def _check_value(key: str, value: Any) -> Any:
         if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
             raise ValueError(f"'{key}' must be text")
         text = str(value).strip()
+        if any("\ud800" <= ch <= "\udfff" for ch in text):
+            # YAML's \\u escapes can spell UTF-16 surrogates: join a pair (JSON's way of writing
+            # an emoji) into its character; a lone one is not a character and cannot be written.
+            try:
+                text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+            except UnicodeDecodeError:
+                bad = next(ch for ch in text if "\ud800" <= ch <= "\udfff")
+                raise ValueError(
+                    f"'{key}' holds a lone surrogate (\\u{ord(bad):04x}), which is not a character; "
+                    "write the character itself, or an emoji as one \\U escape"
+                ) from None
         if KEYS[key].required and not text:
             raise ValueError(f"'{key}' must not be empty")
         return text

@@ -7,12 +7,19 @@ import tempfile
 from pathlib import Path
 
 
+# Set by the command's SIGINT/SIGTERM handler. From then on nothing is written: a render the signal
+# interrupted inside a C callback (cairo, pango) can come back looking complete but wrong.
+stop_requested = False
+
+
 def write_atomic(path: Path, data: str | bytes) -> bool:
     """Write `data` to `path` via a temporary file in the same folder and a rename.
 
     Returns False (and writes nothing) when the file already holds exactly
     these bytes, so unchanged outputs keep their modification times.
     """
+    if stop_requested:
+        raise KeyboardInterrupt
     raw = data.encode("utf-8") if isinstance(data, str) else data
     path = Path(path)
     try:

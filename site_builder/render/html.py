@@ -21,7 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..model import Direction, Layout, Placement, Puzzle
-from .text import clue_text, long_date
+from .text import clue_text, long_date, printable_value
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -31,6 +31,7 @@ def _environment() -> Environment:
         loader=FileSystemLoader(str(TEMPLATES)),
         autoescape=True,
         undefined=StrictUndefined,
+        finalize=printable_value,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,

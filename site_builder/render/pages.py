@@ -8,7 +8,7 @@ from pathlib import Path
 import jinja2
 
 from ..config import SiteConfig
-from .text import long_date
+from .text import long_date, printable_value
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -20,6 +20,7 @@ def environment() -> jinja2.Environment:
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         autoescape=jinja2.select_autoescape(["html", "xml", "j2"], default_for_string=True, default=True),
         undefined=jinja2.StrictUndefined,
+        finalize=printable_value,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,

@@ -34,7 +34,7 @@ from pathlib import Path
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before WeasyPrint loads pango)
 from .fonts import text_width
 from .svg import byline, grid_size, standalone_grid_svg, wrap
-from .text import clue_text
+from .text import clue_text, printable_value
 from ..model import Layout, Puzzle
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -115,6 +115,7 @@ class _Engine:
             loader=jinja2.FileSystemLoader(str(TEMPLATES)),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
+            finalize=printable_value,
             trim_blocks=True,
             lstrip_blocks=True,
         )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import re
 import unicodedata
 
 from ..model import Layout, Placement, Puzzle
-
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
@@ -20,9 +20,30 @@ def long_date(d: _dt.date, *, weekday: bool = True) -> str:
     return f"{WEEKDAYS[d.weekday()]}, {day}" if weekday else day
 
 
+# Characters no output shows: C0 and C1 controls but tab and line feed, DEL, surrogates and the two
+# non-characters XML forbids. A clue or title holding one (an ESC that would recolour a terminal
+# reading the .txt, a BEL that makes feed.xml ill-formed) loses it in every render.
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def printable(text: str) -> str:
+    """`text` without the characters that no output may hold (see _UNSHOWABLE)."""
+    return _UNSHOWABLE.sub("", text)
+
+
+def printable_value(value):
+    """Jinja2 `finalize` for the HTML, XML and PDF templates: `printable` on every string printed.
+
+    Markup (already-escaped HTML) stays Markup, so it is not escaped twice.
+    """
+    if isinstance(value, str) and _UNSHOWABLE.search(value):
+        return type(value)(_UNSHOWABLE.sub("", value))
+    return value
+
+
 def clue_text(p: Placement) -> str:
     """The clue as printed, with its enumeration: 'Deputy Brennan (4)'."""
-    clue = p.entry.clue or "(no clue yet)"
+    clue = printable(p.entry.clue) or "(no clue yet)"
     return f"{clue} ({p.entry.enumeration})"
 
 
@@ -53,8 +74,8 @@ def render_grid_text(layout: Layout, *, solution: bool = False) -> str:
 
 def render_text(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str:
     """Title, grid and the clues Across then Down, for a terminal or a .txt file."""
-    out = [puzzle.meta.title]
-    byline = " · ".join(x for x in (puzzle.meta.author, puzzle.meta.date.isoformat()) if x)
+    out = [_one_line(puzzle.meta.title)]
+    byline = " · ".join(_one_line(x) for x in (puzzle.meta.author, puzzle.meta.date.isoformat()) if x)
     if byline:
         out.append(byline)
     out.append("")
@@ -160,7 +181,7 @@ def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(printable(text).split())
 
 
 _RTL = ("R", "AL")
