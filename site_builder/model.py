@@ -69,7 +69,7 @@ class PuzzleMeta:
     size: int = 23
     seeds: int = 200
     seed: int | None = None
-    strategy: str = "freeform"
+    strategy: str = "optimize"
     effort: int = 1
     copyright: str = ""
     notes: str = ""
@@ -96,7 +96,7 @@ class LayoutParams:
     size: int = 23
     seeds: int = 200
     seed: int | None = None
-    strategy: str = "freeform"
+    strategy: str = "optimize"
     effort: int = 1
 
 

@@ -85,7 +85,7 @@ def test_remove_restores_grid():
 
 
 def test_one_word_list():
-    layout = layout_entries(make_entries("HELLO"), LayoutParams(seeds=3))
+    layout = layout_entries(make_entries("HELLO"), LayoutParams(strategy="freeform", seeds=3))
     assert (layout.rows, layout.cols, layout.crossings) == (1, 5, 0)
     assert layout.placements[0].number == 1
 
@@ -93,7 +93,7 @@ def test_one_word_list():
 def test_first_word_restart_when_nothing_crosses_it():
     # XYZ shares no letter with the others; longest first would strand it.
     entries = make_entries("XYZQXYZQ", "CAT", "ACE", "TEA")
-    layout = layout_entries(entries, LayoutParams(seeds=5))
+    layout = layout_entries(entries, LayoutParams(strategy="freeform", seeds=5))
     placed = {p.answer for p in layout.placements}
     assert {"CAT", "ACE", "TEA"} <= placed
     assert_valid(layout)
@@ -101,14 +101,14 @@ def test_first_word_restart_when_nothing_crosses_it():
 
 def test_grid_never_exceeds_cap(twin_peaks):
     for size in (15, 19):
-        layout = layout_entries(twin_peaks.entries, LayoutParams(size=size, seeds=10))
+        layout = layout_entries(twin_peaks.entries, LayoutParams(strategy="freeform", size=size, seeds=10))
         assert layout.rows <= size and layout.cols <= size
         assert_valid(layout)
 
 
 @pytest.mark.parametrize("seed", range(0, 200, 7))
 def test_runs_equal_answers_on_many_seeds(twin_peaks, seed):
-    layout = layout_entries(twin_peaks.entries, LayoutParams(seed=seed))
+    layout = layout_entries(twin_peaks.entries, LayoutParams(strategy="freeform", seed=seed))
     assert_valid(layout)
 
 
@@ -119,7 +119,7 @@ WORD = st.text(alphabet="ABCDEILNORST", min_size=2, max_size=9)
 @given(st.lists(WORD, min_size=1, max_size=25, unique=True), st.integers(0, 2**32 - 1), st.integers(5, 23))
 def test_runs_equal_answers_on_random_lists(words, seed, size):
     words = [w for w in words if len(w) <= size] or ["AB"]
-    layout = layout_entries(make_entries(*words), LayoutParams(seed=seed, size=size))
+    layout = layout_entries(make_entries(*words), LayoutParams(strategy="freeform", seed=seed, size=size))
     assert_valid(layout)
     assert layout.rows <= size and layout.cols <= size
     assert len(layout.placements) + len(layout.unplaced) == len(words)
@@ -140,7 +140,7 @@ def test_numbering_row_by_row_shared_starts():
 
 
 def test_numbers_in_reading_order(twin_peaks):
-    layout = layout_entries(twin_peaks.entries, LayoutParams(seed=3))
+    layout = layout_entries(twin_peaks.entries, LayoutParams(strategy="freeform", seed=3))
     starts = sorted({(p.row, p.col): p.number for p in layout.placements}.items())
     assert [n for _, n in starts] == list(range(1, len(starts) + 1))
     assert [p.number for p in layout.across] == sorted(p.number for p in layout.across)
@@ -150,7 +150,7 @@ def test_numbers_in_reading_order(twin_peaks):
 
 
 def test_search_keeps_best_key_lowest_seed(twin_peaks):
-    params = LayoutParams(seeds=12)
+    params = LayoutParams(strategy="freeform", seeds=12)
     best = layout_entries(twin_peaks.entries, params)
     keys = [(search_key(freeform.build_seed(twin_peaks.entries, s, params)), -s) for s in range(12)]
     top = max(keys)
@@ -196,7 +196,7 @@ def test_required_rerun_brings_back_starred(twin_peaks):
     from dataclasses import replace
 
     plain = _unstarred(twin_peaks)
-    params = LayoutParams(size=15)
+    params = LayoutParams(strategy="freeform", size=15)
     seed = next(s for s in range(50) if freeform.build_seed(plain, s, params).unplaced)
     base = freeform.build_seed(plain, seed, params)
     dropped = {e.answer for e in base.unplaced}
@@ -210,7 +210,7 @@ def test_star_that_fits_changes_nothing(twin_peaks):
     from dataclasses import replace
 
     plain = _unstarred(twin_peaks)
-    params = LayoutParams()
+    params = LayoutParams(strategy="freeform")
     base = freeform.build_seed(plain, 5, params)
     placed = {p.answer for p in base.placements}
     starred = [replace(e, required=e.answer in placed) for e in plain]
@@ -231,8 +231,8 @@ def test_missing_required_is_layout_error():
 
 
 def test_same_layout_every_run(twin_peaks):
-    a = layout_entries(twin_peaks.entries, LayoutParams(seeds=20))
-    b = layout_entries(twin_peaks.entries, LayoutParams(seeds=20))
+    a = layout_entries(twin_peaks.entries, LayoutParams(strategy="freeform", seeds=20))
+    b = layout_entries(twin_peaks.entries, LayoutParams(strategy="freeform", seeds=20))
     assert a == b
 
 
@@ -253,9 +253,9 @@ def test_same_layout_across_hash_seeds():
 
 
 def test_empty_list_and_words_over_the_cap():
-    empty = layout_entries((), LayoutParams(seeds=2))
+    empty = layout_entries((), LayoutParams(strategy="freeform", seeds=2))
     assert empty.placements == () and (empty.rows, empty.cols) == (0, 0)
-    layout = layout_entries(make_entries("ABCDEFGHIJ", "CAT", "ACE"), LayoutParams(size=5, seeds=3))
+    layout = layout_entries(make_entries("ABCDEFGHIJ", "CAT", "ACE"), LayoutParams(strategy="freeform", size=5, seeds=3))
     assert layout.rows <= 5 and layout.cols <= 5
     assert [e.answer for e in layout.unplaced] == ["ABCDEFGHIJ"]
     assert_valid(layout)

@@ -178,3 +178,13 @@ def test_twin_peaks_beats_the_greedy_search(twin_default):
 def test_twin_peaks_target(twin_default):
     _, layout = twin_default
     assert layout.rows <= 21 and layout.cols <= 21 and layout.crossings >= 50
+
+
+def test_lone_required_word_is_left_out_not_kept_alone(quick):
+    # a starred answer that crosses nothing: the search keeps the crossing pair
+    # (layout_puzzle then names the starred one) rather than a grid of one word
+    entries = [replace(e, required=e.answer == "VWXYZ") for e in make_entries("ABCDE", "AEIOU", "VWXYZ")]
+    layout = layout_entries(entries, LayoutParams(seeds=5, strategy="optimize"))
+    assert {p.answer for p in layout.placements} == {"ABCDE", "AEIOU"}
+    assert [e.answer for e in layout.unplaced] == ["VWXYZ"]
+    assert_valid(layout)

@@ -29,6 +29,12 @@ the smaller box still takes every answer. Every layout is compared by the
 seeds/000 search key (required answers, letters, crossings, then the
 smaller grid), so a smaller box wins whenever it keeps the crossings.
 
+Lone words: once the grid holds two or more words, no step may leave it
+with fewer, even to make room for a required answer that crosses nothing
+(as in the greedy builder, a one-word grid comes out only when no two words
+cross). Such an answer stays unplaced and `layout_puzzle` names it in a
+LayoutError, which tells an author more than a grid of one word would.
+
 Budget: counted in steps, never in seconds, so the result is the same on
 every machine. `effort` (1-10) multiplies the steps. All randomness comes
 from `Rng`, seeded with the greedy start's seed (the pinned `seed`, or the
@@ -75,6 +81,7 @@ class Search:
         self.total = 0  # letters placed (a crossing counted twice)
         self.req = 0  # required answers placed
         self.log: list[tuple[bool, int, int, int]] = []  # (put?, word, start, direction) since the step began
+        self.floor = 0  # fewest words a kept grid may hold (see `step`)
 
     # ------------------------------------------------------------ state
     def load(self, placed: Sequence[Placed]) -> None:
@@ -242,6 +249,9 @@ class Search:
         for wid in self.stranded():
             self.take(wid)
         self.repair(self.unplaced())
+        if len(self.grid.words) < self.floor:
+            self.undo()  # a lone word, however required, is not a crossword
+            return
         delta = self.score() - before
         if delta >= 0 or rng.random() < math.exp(delta / temperature):
             return
@@ -283,6 +293,7 @@ def run_box(
     for wid in s.stranded():
         s.take(wid)
     s.repair(s.unplaced())
+    s.floor = min(2, len(s.grid.words))
     best_key, best = s.key(), s.snapshot()
     t_ratio = T_END / T_START
     for i in range(steps):
