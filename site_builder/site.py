@@ -337,12 +337,12 @@ def build_site(
     if jobs > 1 and len(work) > 1:
         import multiprocessing
 
+        # fork: the workers inherit the imported renderers (WeasyPrint is slow to import)
         ctx = multiprocessing.get_context("fork") if hasattr(os, "fork") else None
         with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=ctx) as pool:
-            outcomes: Iterable = pool.map(_build_one, work)
-            outcomes = list(_consume(outcomes, out, state, keys, infos, result, report, quick))
+            _collect(pool.map(_build_one, work), out, state, keys, infos, result, report, quick)
     else:
-        list(_consume(map(_build_one, work), out, state, keys, infos, result, report, quick))
+        _collect(map(_build_one, work), out, state, keys, infos, result, report, quick)
 
     published = set(infos)
     failed_slugs = {slug for slug, _ in result.failed}
@@ -368,13 +368,14 @@ def _remove_temp_files(out: Path) -> None:
                 tmp.unlink(missing_ok=True)
 
 
-def _consume(outcomes, out, state, keys, infos, result, report, quick):
+def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], infos: dict[str, PuzzleInfo],
+             result: BuildResult, report: Callable[[str], None], quick: bool) -> None:
+    """Write each built puzzle's files as its outcome arrives (this process is the only writer)."""
     for path, value, seconds, hit in outcomes:
         slug = Path(path).stem
         if isinstance(value, CrosswordError):
             result.failed.append((slug, value))
             report(f"fail   {slug}")
-            yield slug
             continue
         puzzle, layout, files = value
         changed = _write_puzzle(out / slug, files, prune=not quick)
@@ -392,7 +393,6 @@ def _consume(outcomes, out, state, keys, infos, result, report, quick):
             f"build  {slug}: {len(layout.placements)} answers, {layout.cols}x{layout.rows}, "
             f"{layout.crossings} crossings, {how} ({seconds:.1f} s)"
         )
-        yield slug
 
 
 def _write_puzzle(folder: Path, files: dict[str, str | bytes], *, prune: bool = True) -> list[Path]:

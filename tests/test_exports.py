@@ -64,7 +64,7 @@ notes: |
 @pytest.fixture(scope="module")
 def tp() -> tuple[Puzzle, Layout]:
     puzzle = read_puzzle(PUZZLES / "twin-peaks.txt")
-    return puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=3))
+    return puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=3, strategy="freeform"))
 
 
 @pytest.fixture(scope="module")
