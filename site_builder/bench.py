@@ -11,15 +11,21 @@ crossword-generator-x, run by `bench_js/run.js` on the same lists (installed
 on demand with npm into `.cache/bench/`; skipped with a message when node,
 npm or the registry is not there). Their grids are checked strictly (letters
 agree, every run of letters is one of their answers, one connected piece);
-an invalid grid is counted and reported.
+an invalid grid is counted and reported. Likewise PyPI genxword (GPL, so
+never a dependency of this project): installed on demand with pip, without
+its GTK dependencies, into `.cache/bench/py/`, and run by
+`bench_genxword.py` in a subprocess with stub modules for gi and cairo. It
+needs its grid size up front: it gets the list's size cap (the puzzle's
+`size`, or SIZE_CAP for a generated list), a time budget of
+GENXWORD_SECONDS per run, and `random.seed(run)`.
 
 The metrics of seeds/004. A *run* is one search of 16 attempts: our
 strategies get `seeds=16` (attempts use seeds 0..15). The 3 runs of a list
 differ in the order of its entries: run 0 keeps the file order, run i > 0
 shuffles it with Rng(i); the layout depends on the order, so this measures
 how steady a strategy is, and a strategy cannot tune itself to one order.
-The third-party generators draw their own random numbers, so their runs
-differ anyway.
+The third-party generators get the same 3 orders; the npm ones draw their
+own random numbers, genxword is seeded with the run number.
 
 - best x / avg x: the most crossings of the 3 runs, and their mean;
 - placed: the most answers placed in a run, of the input (fill not counted);
@@ -57,6 +63,9 @@ SIZE_CAP = {10: 15, 40: 25, 80: 35, 160: 50}
 EXTERNAL = ("crossword-layout-generator", "crossword-generator-x")
 CACHE = Path(".cache/bench")
 RUNNER = Path(__file__).resolve().parent / "bench_js" / "run.js"
+GENXWORD = "genxword==2.2.0"
+GENXWORD_SECONDS = 1.0
+PY_RUNNER = Path(__file__).resolve().parent / "bench_genxword.py"
 
 
 def generated_entries(count: int, seed: int = 1) -> tuple[Entry, ...]:
@@ -134,15 +143,20 @@ def measure(name: str, strategy: str, entries: tuple[Entry, ...], layouts: list[
 
 
 def external_ready(log) -> list[str]:
+    """Labels ("npm:NAME", "pypi:genxword") of the third-party generators that can run."""
+    return [f"npm:{p}" for p in npm_ready(log)] + (["pypi:genxword"] if genxword_ready(log) else [])
+
+
+def npm_ready(log) -> list[str]:
     """The npm generators that can run, installing them into .cache/bench/ if needed."""
     node, npm = shutil.which("node"), shutil.which("npm")
     if not node:
-        log("external generators: skipped (node is not installed)")
+        log("npm generators: skipped (node is not installed)")
         return []
     missing = [p for p in EXTERNAL if not (CACHE / "node_modules" / p / "package.json").exists()]
     if missing:
         if not npm:
-            log("external generators: skipped (npm is not installed)")
+            log("npm generators: skipped (npm is not installed)")
             return []
         CACHE.mkdir(parents=True, exist_ok=True)
         log(f"installing {', '.join(missing)} into {CACHE}/ ...")
@@ -152,7 +166,7 @@ def external_ready(log) -> list[str]:
                 check=True, capture_output=True, timeout=300,
             )
         except (subprocess.SubprocessError, OSError) as exc:
-            log(f"external generators: could not install ({type(exc).__name__}); going on without them")
+            log(f"npm generators: could not install ({type(exc).__name__}); going on without them")
     ready = [p for p in EXTERNAL if (CACHE / "node_modules" / p / "package.json").exists()]
     for p in EXTERNAL:
         if p not in ready:
@@ -160,8 +174,32 @@ def external_ready(log) -> list[str]:
     return ready
 
 
-def external_layout(pkg: str, entries: tuple[Entry, ...]) -> tuple[Layout | None, float, str]:
-    """Run one generator; (layout or None when its grid is invalid, seconds, problem)."""
+def genxword_ready(log) -> bool:
+    """Whether genxword can run, installing it into .cache/bench/py/ if needed."""
+    target = CACHE / "py"
+    if not (target / "genxword" / "calculate.py").exists():
+        log(f"installing {GENXWORD} into {target}/ ...")
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+            subprocess.run(
+                [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                 "--no-deps", "--no-compile", "--upgrade", "--target", str(target), GENXWORD],
+                check=True, capture_output=True, timeout=300,
+            )
+        except (subprocess.SubprocessError, OSError) as exc:
+            log(f"external generator genxword: could not install ({type(exc).__name__}); going on without it")
+            return False
+    if not (target / "genxword" / "calculate.py").exists():
+        log("external generator genxword: not available, skipped")
+        return False
+    return True
+
+
+def external_layout(label: str, entries: tuple[Entry, ...], size: int = 50, run: int = 0) -> tuple[Layout | None, float, str]:
+    """Run one generator ("npm:NAME" or "pypi:genxword"); (layout or None when its grid is invalid, seconds, problem)."""
+    if label == "pypi:genxword":
+        return genxword_run(entries, size, run)
+    pkg = label.removeprefix("npm:")
     words = [{"answer": e.answer, "clue": e.clue} for e in entries]
     proc = subprocess.run(
         ["node", str(RUNNER), str(CACHE.resolve()), pkg],
@@ -172,17 +210,54 @@ def external_layout(pkg: str, entries: tuple[Entry, ...]) -> tuple[Layout | None
     return layout, out["ms"] / 1000.0, problem
 
 
+def genxword_run(entries: tuple[Entry, ...], size: int, run: int) -> tuple[Layout | None, float, str]:
+    """One genxword run on a size x size grid; (layout or None when its grid is invalid, seconds, problem)."""
+    job = {
+        "words": [[e.answer, e.clue] for e in entries],
+        "rows": size,
+        "cols": size,
+        "seconds": GENXWORD_SECONDS,
+        "seed": run,
+    }
+    proc = subprocess.run(
+        [sys.executable, "-I", str(PY_RUNNER), str((CACHE / "py").resolve())],
+        input=json.dumps(job), capture_output=True, text=True, timeout=600, check=True,
+    )
+    out = json.loads(proc.stdout)
+    layout, problem = genxword_layout(out["placed"], entries)
+    return layout, out["ms"] / 1000.0, problem
+
+
 def to_layout(data: dict, entries: tuple[Entry, ...]) -> tuple[Layout | None, str]:
-    """Their output as our Layout, checked strictly; (None, why) when the grid is invalid."""
-    by_answer = {e.answer: e for e in entries}
-    raw = []
-    cells: dict[tuple[int, int], str] = {}
+    """An npm generator's output as our Layout, checked strictly; (None, why) when the grid is invalid."""
+    placed = []
     for item in data.get("result", []):
         if item.get("orientation") not in ("across", "down"):
             continue
-        answer = str(item["answer"]).upper()
-        d = Direction(item["orientation"])
         r, c = int(item["starty"]) - 1, int(item["startx"]) - 1
+        placed.append((str(item["answer"]), r, c, Direction(item["orientation"])))
+    return checked_layout(placed, entries)
+
+
+def genxword_layout(placed: list, entries: tuple[Entry, ...]) -> tuple[Layout | None, str]:
+    """genxword's best word list ([answer, row, col, vertical], 0-based) as our Layout, checked strictly."""
+    return checked_layout(
+        [(str(w), int(r), int(c), Direction.DOWN if v else Direction.ACROSS) for w, r, c, v in placed], entries
+    )
+
+
+def checked_layout(placed: list[tuple[str, int, int, Direction]], entries: tuple[Entry, ...]) -> tuple[Layout | None, str]:
+    """(answer, row, col, direction) placements as our Layout, or (None, why) when they break our rules.
+
+    The rules: the letters agree where answers cross, every run of two or
+    more letters is exactly one placed answer (no stray pairs, no answer
+    inside a longer run), and the grid is one connected piece.
+    """
+    by_answer = {e.answer: e for e in entries}
+    raw = []
+    cells: dict[tuple[int, int], str] = {}
+    for word, r, c, d in placed:
+        answer = word.upper()
         p = Placement(by_answer.get(answer, Entry(answer, "")), r, c, d)
         for cell, ch in zip(p.cells(), answer):
             if cells.setdefault(cell, ch) != ch:
@@ -201,9 +276,23 @@ def to_layout(data: dict, entries: tuple[Entry, ...]) -> tuple[Layout | None, st
     runs = fragments(layout)
     if runs:
         return None, f"{len(runs)} run(s) of letters that are no answer, e.g. {runs[0][3]}"
+    for p in layout.placements:
+        dr, dc = (0, 1) if p.direction is Direction.ACROSS else (1, 0)
+        before, after = (p.row - dr, p.col - dc), (p.row + dr * len(p.entry.answer), p.col + dc * len(p.entry.answer))
+        if before in layout.cells or after in layout.cells:
+            return None, f"{p.entry.answer} is part of a longer run of letters"
+    starts = [(p.row, p.col, p.direction) for p in layout.placements]
+    if len(set(starts)) != len(starts):
+        return None, "two answers in the same cells"
     if not _connected(layout):
         return None, "the grid is in more than one piece"
     return layout, ""
+
+
+def _failure(exc: Exception) -> str:
+    """What went wrong in a generator's process, in one line."""
+    lines = (getattr(exc, "stderr", "") or "").strip().splitlines()
+    return f"{type(exc).__name__}: {lines[-1][:120]}" if lines else type(exc).__name__
 
 
 def _connected(layout: Layout) -> bool:
@@ -276,7 +365,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--root", default=".", help="project folder (with puzzles/)")
     ap.add_argument("--quick", action="store_true", help="only the project's puzzles and the lists of 10 and 40, one run each")
     ap.add_argument("--strategies", metavar="A,B", help="only these strategies (default: every registered one)")
-    ap.add_argument("--no-external", action="store_true", help="do not run the npm generators")
+    ap.add_argument("--no-external", action="store_true", help="do not run the third-party generators (npm, PyPI)")
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown too")
 
@@ -325,9 +414,9 @@ def run(args: argparse.Namespace) -> int:
             layouts, secs, bad, why = [], [], 0, ""
             for i in range(runs):
                 try:
-                    lay, sec, problem = external_layout(pkg, run_order(entries, i))
+                    lay, sec, problem = external_layout(pkg, run_order(entries, i), size, i)
                 except (subprocess.SubprocessError, OSError, ValueError, KeyError) as exc:
-                    lay, sec, problem = None, 0.0, f"failed: {type(exc).__name__}"
+                    lay, sec, problem = None, 0.0, f"failed: {_failure(exc)}"
                 if lay is None:
                     bad += 1
                     why = problem
@@ -335,10 +424,10 @@ def run(args: argparse.Namespace) -> int:
                     layouts.append(lay)
                     secs.append(sec)
             if layouts:
-                rows.append(measure(list_name, f"npm:{pkg}", entries, layouts, secs, bad))
+                rows.append(measure(list_name, pkg, entries, layouts, secs, bad))
                 print(format_row(rows[-1]), flush=True)
             else:
-                print(f"{list_name:<14} npm:{pkg:<28} no valid grid in {runs} run(s): {why}", flush=True)
+                print(f"{list_name:<14} {pkg:<32} no valid grid in {runs} run(s): {why}", flush=True)
     if args.markdown:
         print()
         print(markdown(rows))

@@ -77,3 +77,73 @@ def test_bench_runs_every_registered_strategy_and_writes_json(tmp_path, monkeypa
     bench.main(["--quick", "--no-external"])
     shown = capsys.readouterr().out
     assert all(name in shown for name in STRATEGIES)
+
+
+def test_genxword_grids_are_checked_strictly():
+    entries = make_entries("CAT", "ARE", "TO", "CATS")
+    good = [["CAT", 0, 0, 0], ["ARE", 0, 1, 1]]  # [answer, row, col, vertical], 0-based
+    layout, why = bench.genxword_layout(good, entries)
+    assert layout is not None and why == "" and layout.crossings == 1
+    assert {(p.entry.answer, p.row, p.col, p.direction.value) for p in layout.placements} == {
+        ("CAT", 0, 0, "across"), ("ARE", 0, 1, "down")
+    }
+    assert layout.placements[0].entry.clue == "clue for CAT"  # our entries, not theirs
+    assert bench.genxword_layout(good + [["TO", 0, 1, 1]], entries)[0] is None  # T over A
+    layout, why = bench.genxword_layout(good + [["TO", 0, 2, 1]], entries)
+    assert layout is None and "no answer" in why  # RO
+    layout, why = bench.genxword_layout(good + [["TO", 4, 4, 0]], entries)
+    assert layout is None and "piece" in why
+    # an answer inside a longer one: every run starts at an answer, yet CAT is not a whole run
+    layout, why = bench.genxword_layout(good + [["CATS", 0, 0, 0]], entries)
+    assert layout is None and "CAT is part of a longer run" in why
+
+
+def _genxword_or_skip(monkeypatch):
+    """genxword from the project's .cache/bench/py/ (installed once with pip), or skip the test."""
+    from .conftest import ROOT
+
+    monkeypatch.setattr(bench, "CACHE", ROOT / ".cache" / "bench")
+    messages = []
+    if not bench.genxword_ready(messages.append):
+        import pytest
+
+        pytest.skip("genxword cannot be installed here (no pip or no PyPI): " + "; ".join(messages))
+
+
+def test_genxword_runs_in_its_own_process_and_gives_valid_or_reported_grids(monkeypatch):
+    _genxword_or_skip(monkeypatch)
+    monkeypatch.setattr(bench, "GENXWORD_SECONDS", 0.5)
+    entries = bench.generated_entries(10)
+    layout, seconds, why = bench.external_layout("pypi:genxword", entries, 15, 0)
+    assert seconds <= 5
+    if layout is None:  # genxword's rules are looser than ours: a bad grid is reported, not raised
+        assert why
+    else:
+        assert why == "" and layout.rows <= 15 and layout.cols <= 15
+        assert {p.entry for p in layout.placements} <= set(entries)
+        assert len(layout.placements) + len(layout.unplaced) == 10
+        if not layout.unplaced:  # it stopped on its first complete grid: the seed decides it
+            again, _s, _w = bench.external_layout("pypi:genxword", entries, 15, 0)
+            assert again == layout
+    # no GTK in our process: genxword ran in a subprocess with stubs
+    import sys
+
+    assert "genxword" not in sys.modules and "gi" not in sys.modules
+
+
+def test_bench_shows_genxword_as_a_row(monkeypatch, tmp_path, capsys):
+    _genxword_or_skip(monkeypatch)
+    monkeypatch.setattr(bench, "GENXWORD_SECONDS", 0.3)
+    monkeypatch.setattr(bench, "npm_ready", lambda log: [])
+    monkeypatch.setattr(bench, "corpus", lambda root, sizes: [("small", bench.generated_entries(10), 15)])
+    out = tmp_path / "b.json"
+    assert bench.main(["--quick", "--strategies", "freeform", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["external"] == ["pypi:genxword"]
+    text = capsys.readouterr().out
+    assert "pypi:genxword" in text
+    rows = [r for r in data["rows"] if r["strategy"] == "pypi:genxword"]
+    if rows:  # else the table says it found no valid grid
+        assert rows[0]["placed"] <= 10 and rows[0]["fragments"] == 0
+    else:
+        assert "no valid grid" in text
