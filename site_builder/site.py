@@ -425,16 +425,22 @@ def _remove_stale(out: Path, published: set[str]) -> list[str]:
 # ------------------------------------------------------------- site files
 
 
+def static_files() -> dict[str, bytes]:
+    """public/static/: our CSS and JavaScript, and the fonts the renders use (with their licences)."""
+    files = {}
+    for src in sorted(STATIC.rglob("*")):
+        if src.is_file():
+            files[f"static/{src.relative_to(STATIC).as_posix()}"] = src.read_bytes()
+    for src in sorted(FONTS_DIR.glob("*.ttf")) + sorted(FONTS_DIR.glob("OFL-*.txt")):
+        files[f"static/fonts/{src.name}"] = src.read_bytes()
+    return files
+
+
 def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig) -> list[Path]:
     from .render.pages import site_pages
 
     files = site_pages(sorted(infos, key=lambda i: (i.puzzle.meta.date, i.puzzle.slug), reverse=True), config)
-    for src in sorted(STATIC.rglob("*")):
-        if src.is_file():
-            files[f"static/{src.relative_to(STATIC).as_posix()}"] = src.read_bytes()
-    # the fonts the renders use, for the web pages' @font-face (with their licences)
-    for src in sorted(FONTS_DIR.glob("*.ttf")) + sorted(FONTS_DIR.glob("OFL-*.txt")):
-        files[f"static/fonts/{src.name}"] = src.read_bytes()
+    files.update(static_files())
     changed = []
     for name in sorted(files):
         if write_atomic(out / name, files[name]):

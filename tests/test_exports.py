@@ -336,7 +336,7 @@ def test_out_dir_files_are_deterministic_across_hash_seeds(tmp_path):
 
 
 def test_format_prints_each_export(tmp_path):
-    args = ("generate", "--words", TP, "--seed", "3", "--format")
+    args = ("generate", "--words", TP, "--seed", "3", "--strategy", "freeform", "--format")
     out = {fmt: run(*args, fmt) for fmt in ("text", "solution", "json", "ipuz", "puz", "xd", "md")}
     assert all(r.returncode == 0 for r in out.values()), {k: r.stderr for k, r in out.items()}
     assert out["text"].stdout.startswith(b"Twin Peaks\n") and b"LAURA" not in out["text"].stdout.split(b"Across")[1]
@@ -347,7 +347,7 @@ def test_format_prints_each_export(tmp_path):
     assert xdformat.xdfile(out["xd"].stdout.decode("utf-8")).get_header("Title") == "Twin Peaks"
     assert out["md"].stdout.startswith(b"# Twin Peaks\n")
     # the same bytes as the file --out-dir writes
-    r = run("generate", "--words", TP, "--seed", "3", "--out-dir", str(tmp_path))
+    r = run("generate", "--words", TP, "--seed", "3", "--strategy", "freeform", "--out-dir", str(tmp_path))
     assert r.returncode == 0
     assert (tmp_path / "twin-peaks.puz").read_bytes() == out["puz"].stdout
     assert (tmp_path / "twin-peaks.ipuz").read_bytes() == out["ipuz"].stdout

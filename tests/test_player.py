@@ -7,7 +7,6 @@ URL, so it also proves the player works offline and without a server.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from site_builder.layout import layout_puzzle, params_for
 from site_builder.model import Direction
 from site_builder.render.html import render_puzzle_page
+from site_builder.site import static_files
 from site_builder.source import load_puzzle, read_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +55,9 @@ def _build(folder: Path, puzzle) -> object:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("site")
-    shutil.copytree(ROOT / "site_builder" / "static", folder / "static")
+    for name, data in static_files().items():  # exactly what the site build publishes
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
     small = load_puzzle(SMALL, slug="allotment")
     twin = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt")
     layouts = {"allotment": _build(folder, small), "twin-peaks": _build(folder, twin)}
