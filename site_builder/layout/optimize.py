@@ -11,8 +11,9 @@ each step takes some words out of the grid and puts them back.
   off from the main body of the grid go out too, so the grid stays one
   connected piece. (Region and edge moves and an ejection move were tried
   and measured worse per second on twin-peaks.)
-* repair: every word not on the grid (the ones just taken out and any that
-  never fitted) goes back in, required answers first, then longest first with
+* repair: every word not on the grid (the ones just taken out and those
+  that never fitted, or a seeded sample of RETRY_CAP of the latter when
+  there are more) goes back in, required answers first, then longest first with
   a seeded jitter, each at its valid spot with the most crossings (plus a
   little seeded noise, less a small charge for growing the box). Leftovers
   get a second pass.
@@ -64,6 +65,7 @@ GROWTH = 0.3  # charge per square the box grows, when re-inserting
 JITTER = 2.0  # letters of length the insertion order may move
 RANDOM_MIN, RANDOM_SPAN = 2, 4  # the random move takes out 2 to 5 words
 LEAF_MOVES = 0.25  # share of moves that take out words crossing only one other
+RETRY_CAP = 12  # words left out of earlier steps that one step retries, at most (a sample when more)
 
 
 Placed = tuple[int, int, int]  # (word id, start cell, direction)
@@ -244,11 +246,19 @@ class Search:
         before = self.score()
         self.log.clear()
         victims = self.pick_leaves() if rng.random() < LEAF_MOVES else self.pick_random()
+        waiting = self.unplaced()  # left out by earlier steps, or never fitted
+        if len(waiting) > RETRY_CAP:
+            # An overfull list (hundreds of answers that cannot all fit) would make every step try
+            # every one of them; a seeded sample keeps a step's cost bounded by the move's size.
+            rng.shuffle(waiting)
+            waiting = waiting[:RETRY_CAP]
         for wid in victims:
             self.take(wid)
+        out = list(victims)
         for wid in self.stranded():
             self.take(wid)
-        self.repair(self.unplaced())
+            out.append(wid)
+        self.repair(sorted(waiting + out))
         if len(self.grid.words) < self.floor:
             self.undo()  # a lone word, however required, is not a crossword
             return
