@@ -10,6 +10,8 @@ from site_builder.config import SiteConfig
 from site_builder.render.fonts import FACES, FONTS_DIR
 from site_builder.site import write_site_files
 
+from .conftest import ROOT
+
 FONT_FACE = re.compile(r"@font-face\s*{([^}]*)}")
 
 
@@ -28,8 +30,8 @@ def test_font_files_and_licences_are_published(static):
     assert not (static / "fonts" / "fonts.conf").exists()
 
 
-@pytest.mark.parametrize("sheet", ["site.css", "player.css"])
-def test_stylesheets_declare_the_shipped_faces_relatively(static, sheet):
+def test_fonts_css_declares_the_shipped_faces_relatively(static):
+    sheet = "fonts.css"
     css = (static / sheet).read_text(encoding="utf-8")
     faces = FONT_FACE.findall(css)
     declared = set()
@@ -42,5 +44,12 @@ def test_stylesheets_declare_the_shipped_faces_relatively(static, sheet):
         style = re.search(r"font-style:\s*(\w+)", body).group(1)
         declared.add((family, weight, style, url.rsplit("/", 1)[-1]))
     assert declared == {(fam, w, st, file) for file, fam, w, st in FACES.values()}
+
+
+@pytest.mark.parametrize("sheet, template", [("site.css", "base.html"), ("player.css", "puzzle.html")])
+def test_every_page_loads_the_fonts_and_names_them_first(static, sheet, template):
+    css = (static / sheet).read_text(encoding="utf-8")
     # serif and sans lead their stacks, so an installed font of another name never wins
     assert re.search(r'--serif:\s*"Source Serif Pro"', css) and re.search(r'--sans:\s*"Source Sans Pro"', css)
+    page = (ROOT / "templates" / template).read_text(encoding="utf-8")
+    assert page.index('static/fonts.css"') < page.index(f'static/{sheet}"')
