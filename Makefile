@@ -19,6 +19,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 10
 
 $(STAMP): pyproject.toml
+	@tools/system-deps
 	@echo "setup  $(VENV): virtual environment and packages"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test]'
@@ -35,6 +36,7 @@ check: $(STAMP) ## lint the puzzles, rebuild into a temporary folder, fail if pu
 	@$(BIN)/crossword check --jobs $(JOBS)
 
 test: $(STAMP) ## run the test suite (it includes `make check`)
+	@tools/system-deps --test
 	$(BIN)/python -m pytest
 
 watch: $(STAMP) ## build, serve public/ on http://127.0.0.1:PORT/ (PORT=8000), rebuild on every save, live reload

@@ -96,7 +96,35 @@ def bench_site(count: int = 50, jobs: int = 2) -> dict[str, float]:
         return figures
 
 
+def bench_renders_all(root: Path = REPO) -> list[tuple[str, dict[str, float]]]:
+    """Seconds per render of each format, for every puzzle of the project (best of 3)."""
+    from .render.pdf import bench_renders
+    from .site import cached_layout
+    from .source import read_puzzle
+
+    out = []
+    for path in sorted((root / "puzzles").glob("*.txt")):
+        puzzle = read_puzzle(path)
+        layout, _ = cached_layout(puzzle, root / ".cache")
+        out.append((puzzle.slug, bench_renders(puzzle, layout)))
+    return out
+
+
 def main() -> int:
+    from .watch import bench_watch
+
+    print("\nRenders, seconds per file (best of 3)")
+    rows = bench_renders_all()
+    formats = [f for f in ("svg", "png", "thumb", "pdf") if all(f in r for _, r in rows)]
+    print(f"  {'puzzle':<16}" + "".join(f"{f:>8}" for f in formats))
+    for slug, r in rows:
+        print(f"  {slug:<16}" + "".join(f"{r[f]:8.3f}" for f in formats))
+
+    print("\nWatch mode: a clue edit of twin-peaks (medians of 3 saves)")
+    for name, value in bench_watch(REPO).items():
+        print(f"  {name:<28} {value:8.2f} s")
+    sys.stdout.flush()
+
     figures = bench_site()
     print("\nSite build (50 generated puzzles, make -j2)")
     for name, value in figures.items():
