@@ -24,7 +24,6 @@ import json
 import os
 import shutil
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -248,6 +247,14 @@ def _source_key(path: Path, code: str, config: SiteConfig) -> str:
     return h.hexdigest()
 
 
+def _ignore_stop_signals() -> None:
+    """Worker processes leave SIGINT and SIGTERM to the parent, which stops them itself."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _build_one(args: tuple[Path, SiteConfig, Path | None, str, bool]) -> tuple[str, object, float, bool]:
     """Worker: lay out and render one puzzle. Returns (path, files or error, seconds, layout cached)."""
     path, config, cache, engine, quick = args
@@ -338,9 +345,16 @@ def build_site(
         import multiprocessing
 
         # fork: the workers inherit the imported renderers (WeasyPrint is slow to import)
-        ctx = multiprocessing.get_context("fork") if hasattr(os, "fork") else None
-        with ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=ctx) as pool:
-            _collect(pool.map(_build_one, work), out, state, keys, infos, result, report, quick)
+        ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+        pool = ctx.Pool(min(jobs, len(work)), initializer=_ignore_stop_signals)
+        try:
+            _collect(pool.imap(_build_one, work), out, state, keys, infos, result, report, quick)
+            pool.close()
+        except BaseException:
+            pool.terminate()  # a Ctrl-C or a failure: the workers stop now, without tracebacks of their own
+            raise
+        finally:
+            pool.join()
     else:
         _collect(map(_build_one, work), out, state, keys, infos, result, report, quick)
 
