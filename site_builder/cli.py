@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .errors import CrosswordError, PuzzleError, PuzzleErrors
+from .errors import CrosswordError, InternalError, PuzzleError, PuzzleErrors
 from .layout import STRATEGIES, layout_puzzle, params_for
 from .render import exports
 from .render import text as text_render
@@ -21,6 +21,8 @@ from .source import read_puzzle
 
 
 def _print_error(exc: CrosswordError) -> None:
+    if isinstance(exc, InternalError) and exc.detail:
+        print(exc.detail.rstrip("\n"), file=sys.stderr)  # a bug of ours: the traceback is for the report
     if isinstance(exc, PuzzleErrors):
         for e in exc.errors:
             print(f"error: {e}", file=sys.stderr)

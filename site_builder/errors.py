@@ -47,3 +47,20 @@ class LayoutError(CrosswordError):
         self.path = str(path) if path is not None else "<input>"
         self.missing = missing
         super().__init__(f"{self.path}: {message}")
+
+
+class InternalError(CrosswordError):
+    """A bug of ours met while building one puzzle: reported against that puzzle, the others go on.
+
+    `detail` holds the traceback, for the bug report.
+    """
+
+    exit_status = 3
+
+    def __init__(self, path: str | Path | None, exc: BaseException, detail: str = ""):
+        self.path = str(path) if path is not None else "<input>"
+        self.detail = detail
+        super().__init__(
+            f"{self.path}: internal error while building it ({type(exc).__name__}: {exc}); "
+            "this is a bug in the crossword press, please report it with this file"
+        )

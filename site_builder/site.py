@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .config import SiteConfig, load_config
-from .errors import CrosswordError
+from .errors import CrosswordError, InternalError
 from .layout import layout_puzzle, params_for
 from .layout.adjacency import fill_clue_hint
 from .layout.result import number_placements
@@ -266,6 +266,10 @@ def _build_one(args: tuple[Path, SiteConfig, Path | None, str, bool]) -> tuple[s
         return str(path), (puzzle, layout, files), time.perf_counter() - t0, hit
     except CrosswordError as exc:
         return str(path), exc, time.perf_counter() - t0, False
+    except Exception as exc:  # a bug: fail this puzzle, keep its old outputs, build the others
+        import traceback
+
+        return str(path), InternalError(path, exc, traceback.format_exc()), time.perf_counter() - t0, False
 
 
 def build_site(

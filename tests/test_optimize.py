@@ -188,3 +188,36 @@ def test_lone_required_word_is_left_out_not_kept_alone(quick):
     assert {p.answer for p in layout.placements} == {"ABCDE", "AEIOU"}
     assert [e.answer for e in layout.unplaced] == ["VWXYZ"]
     assert_valid(layout)
+
+
+def test_taking_out_a_glue_word_takes_the_stray_pair_with_it():
+    """A word running through the end of one down word and the start of the next holds them together.
+
+    Taking it out must not leave their two cells side by side as a run no answer holds.
+    """
+    from site_builder.layout.grid import ORIGIN, STRIDE
+    from site_builder.layout.optimize import Search
+    from site_builder.layout.rng import Rng
+
+    entries = make_entries("TAN", "BAT", "ACE")
+    s = Search(entries, 23, Rng(0))
+    # BAT down ending at (2,0); TAN across on row 2; ACE down from (2,1), through TAN's A
+    s.put(1, ORIGIN, 1)
+    s.put(0, ORIGIN + 2 * STRIDE, 0)
+    s.put(2, ORIGIN + 2 * STRIDE + 1, 1)
+    assert not s.grid.orphan_pairs()
+    taken = s.take_clean(0)
+    assert taken == [0, 2]  # TAN, and ACE, whose A would sit beside BAT's T
+    assert not s.grid.orphan_pairs()
+
+
+def test_every_list_of_a_generated_archive_stays_valid():
+    """Regression: an archive of 12 generated lists once gave an optimize grid with a stray 'TA'."""
+    from site_builder.bench import generated_entries
+    from site_builder.layout.rng import Rng
+
+    rng = Rng(2026)
+    for i in range(12):
+        entries = generated_entries(12 + rng.below(30), seed=1000 + i)
+        layout = layout_entries(entries, LayoutParams(seeds=4))
+        assert_valid(layout)

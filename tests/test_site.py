@@ -195,3 +195,24 @@ def test_unclued_fill_words_are_listed_and_fail_check(tmp_path):
     assert again.ok and not again.needs_clues
     good = subprocess.run(cmd, capture_output=True, text=True)
     assert good.returncode == 0, good.stdout + good.stderr
+
+
+def test_a_bug_in_one_puzzle_fails_that_puzzle_only(tmp_path, monkeypatch):
+    from site_builder import site as site_mod
+    from site_builder.errors import InternalError
+
+    root = make_repo(tmp_path, a=small("A"), b=small("B"))
+    real = site_mod.render_page
+
+    def broken(puzzle, layout, config):
+        if puzzle.slug == "a":
+            raise ValueError("renderer bug")
+        return real(puzzle, layout, config)
+
+    monkeypatch.setattr(site_mod, "render_page", broken)
+    result = build_site(root, report=quiet)
+    (slug, exc), = result.failed
+    assert slug == "a" and isinstance(exc, InternalError) and exc.exit_status == 3
+    assert "a.txt: internal error while building it (ValueError: renderer bug)" in str(exc)
+    assert "Traceback" in exc.detail
+    assert result.built == ["b"] and not (root / "public" / "a").exists()

@@ -242,6 +242,25 @@ class Grid:
         step = STEP[d]
         return sum(1 for i in range(len(word)) if self.owner[spot.start + i * step][1 - d] != -1)
 
+    def orphan_pairs(self) -> list[tuple[int, int]]:
+        """(cell, direction) of every two adjacent letters that no one word holds together.
+
+        Empty exactly when every maximal run of letters is one placed word: the
+        placement rules keep it empty while words are only added, but taking a
+        word out can leave two crossing words' cells side by side (a word that
+        ran through the end of one and the start of the other held them).
+        """
+        out = []
+        letters, owner = self.letters, self.owner
+        for cell in sorted(letters):
+            for d in (ACROSS, DOWN):
+                nxt = cell + STEP[d]
+                if nxt in letters:
+                    here = owner[cell][d]
+                    if here == -1 or here != owner[nxt][d]:
+                        out.append((cell, d))
+        return out
+
     def runs(self) -> list[tuple[int, int, str]]:
         """Every maximal run of 2+ letters as (start cell, direction, letters)."""
         out = []

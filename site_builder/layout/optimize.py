@@ -108,6 +108,65 @@ class Search:
         self.req -= self.required[wid]
         return wid, spot.start, spot.direction
 
+    def take_clean(self, wid: int) -> list[int]:
+        """Take `wid` out, and with it any word whose cells it alone kept from forming a stray run.
+
+        When a word ran through the last cell of one crossing word and the
+        first cell of the next, those two cells stay side by side once it is
+        gone: a run of letters that is no answer. The word holding the second
+        of them goes too (and so on, should that expose another pair).
+        """
+        taken = []
+        stack = [wid]
+        letters, owner = self.grid.letters, self.grid.owner
+        while stack:
+            w = stack.pop()
+            if w not in self.grid.words:
+                continue
+            word, spot = self.grid.words[w]
+            self.take(w)
+            taken.append(w)
+            d, step = spot.direction, STEP[spot.direction]
+            cell, kept_before = spot.start, False
+            for _ in word:
+                kept = cell in letters
+                if kept and kept_before:
+                    stack.append(owner[cell][1 - d])
+                kept_before = kept
+                cell += step
+        return taken
+
+    def strays(self) -> bool:
+        """Whether a word taken out this step left two letters side by side that no one word holds.
+
+        Adding words cannot do that (the placement rules), so only the spans
+        of the words taken out need a look.
+        """
+        letters, owner = self.grid.letters, self.grid.owner
+        for was_put, _wid, start, d in self.log:
+            if was_put:
+                continue
+            step = STEP[d]
+            cell = start
+            for _ in range(len(self.words[_wid]) - 1):
+                nxt = cell + step
+                if cell in letters and nxt in letters:
+                    held = owner[cell][d]
+                    if held == -1 or held != owner[nxt][d]:
+                        return True
+                cell = nxt
+        return False
+
+    def mend(self) -> list[int]:
+        """Take out words until no stray run is left (after loading a partial layout)."""
+        taken = []
+        while pairs := self.grid.orphan_pairs():
+            cell, d = pairs[0]
+            nxt = cell + STEP[d]
+            holder = self.grid.owner[nxt][1 - d]
+            taken += self.take_clean(holder if holder != -1 else self.grid.owner[nxt][d])
+        return taken
+
     def undo(self) -> None:
         """Revert every put and take since the log was last cleared."""
         log = self.log
@@ -256,9 +315,11 @@ class Search:
             self.take(wid)
         out = list(victims)
         for wid in self.stranded():
-            self.take(wid)
-            out.append(wid)
+            out.append(self.take(wid)[0])
         self.repair(sorted(waiting + out))
+        if self.strays():
+            self.undo()  # a word that held two others' cells together is gone: a run no answer holds
+            return
         if len(self.grid.words) < self.floor:
             self.undo()  # a lone word, however required, is not a crossword
             return
@@ -299,7 +360,8 @@ def run_box(
     """Anneal inside a side x side box from `start`; the best (key, placements) met."""
     s = Search(entries, side, rng)
     s.load(start)
-    # the start may have lost words (shrinking) or be cut in pieces: mend it first
+    # the start may have lost words (shrinking): no stray runs, and one piece, before anything else
+    s.mend()
     for wid in s.stranded():
         s.take(wid)
     s.repair(s.unplaced())
@@ -366,4 +428,6 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
             best_key, best = key, placed
         side = min(side, -key[4]) - 1
     grid = to_grid(entries, best, params.size)
+    if grid.orphan_pairs():  # never expected; a stray run would break the one-run-one-answer rule
+        return greedy
     return grid_to_layout(grid, entries, seed=seed, strategy=NAME, params=params)
