@@ -38,7 +38,9 @@ def _archive(root: Path, count: int) -> None:
 
 def _run(cmd: list[str], cwd: Path, env: dict | None = None) -> float:
     t0 = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
     return time.perf_counter() - t0
 
 
