@@ -1,8 +1,10 @@
 """The `crossword` command. A thin layer: parse arguments, call the library,
 turn its errors into `file:line: message` lines and exit statuses.
 
-Exit status: 0 success, 1 a layout could not place every required answer,
-2 bad input (or bad usage).
+Exit status: 0 success; 1 a layout could not place every required answer
+(or `check` found drift); 2 bad input (or bad usage); 3 an internal error
+(a bug, reported against the puzzle that met it); 130 / 143 stopped by
+SIGINT / SIGTERM.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .config import SiteConfig, load_config
-from .errors import CrosswordError, InternalError
+from .errors import CrosswordError, InternalError, PuzzleError
 from .layout import layout_puzzle, params_for
 from .layout.adjacency import fill_clue_hint
 from .layout.result import number_placements
@@ -295,6 +295,8 @@ def build_site(
     build keys that make the build incremental (default: the cache folder).
     """
     root = Path(root)
+    if not (root / "puzzles").is_dir():
+        raise PuzzleError(root, None, "no puzzles/ folder here; run from the project folder or pass --root")
     out = Path(out) if out is not None else root / "public"
     cache = cache if cache is not None else root / ".cache"
     state = state if state is not None else cache

@@ -216,3 +216,8 @@ def test_a_bug_in_one_puzzle_fails_that_puzzle_only(tmp_path, monkeypatch):
     assert "a.txt: internal error while building it (ValueError: renderer bug)" in str(exc)
     assert "Traceback" in exc.detail
     assert result.built == ["b"] and not (root / "public" / "a").exists()
+
+
+def test_build_outside_a_project_says_so(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(tmp_path)], capture_output=True, text=True)
+    assert r.returncode == 2 and "no puzzles/ folder here" in r.stderr and "Traceback" not in r.stderr
