@@ -37,7 +37,8 @@ cross). Such an answer stays unplaced and `layout_puzzle` names it in a
 LayoutError, which tells an author more than a grid of one word would.
 
 Budget: counted in steps, never in seconds, so the result is the same on
-every machine. `effort` (1-10) multiplies the steps. All randomness comes
+every machine: 40 steps an answer, between 300 and 1,500 (`steps_for`), and
+`effort` (1-10) multiplies them. All randomness comes
 from `Rng`, seeded with the greedy start's seed (the pinned `seed`, or the
 best of seeds 0-3).
 """
@@ -56,7 +57,9 @@ from .rng import Rng
 NAME = "optimize"
 
 GREEDY_STARTS = 4  # greedy seeds tried for the starting layout
-STEPS_PER_EFFORT = 1500  # LNS steps per unit of effort, over all boxes
+STEPS_PER_EFFORT = 1500  # LNS steps per unit of effort, over all boxes, for lists of 38 answers or more
+STEPS_PER_ANSWER = 40  # shorter lists converge sooner: 40 steps an answer (at least MIN_STEPS)
+MIN_STEPS = 300
 LETTER_WEIGHT = 2.0  # score of one placed letter, in crossings
 REQUIRED_WEIGHT = 1000.0  # score of one placed required answer
 T_START, T_END = 1.5, 0.15  # annealing temperatures, in crossings
@@ -393,6 +396,15 @@ def from_layout(layout: Layout, entries: Sequence[Entry]) -> list[Placed]:
     return sorted(out)
 
 
+def steps_for(answers: int) -> int:
+    """The step budget at effort 1: 40 an answer, between MIN_STEPS and STEPS_PER_EFFORT.
+
+    Measured on lists of 12 to 35 answers, the full 1,500 steps found no more
+    crossings than this budget, in about twice the time.
+    """
+    return max(MIN_STEPS, min(STEPS_PER_EFFORT, STEPS_PER_ANSWER * answers))
+
+
 def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
     entries = tuple(entries)
     if not entries:
@@ -408,7 +420,7 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
     seed = greedy.seed
     rng = Rng(seed)
     words = [e.answer for e in entries]
-    budget = STEPS_PER_EFFORT * max(1, params.effort)
+    budget = steps_for(len(entries)) * max(1, params.effort)
 
     steps = budget // 2
     # first inside the greedy layout's own square (never more than the cap)
