@@ -4,7 +4,6 @@ import json
 
 from site_builder import bench
 from site_builder.layout import STRATEGIES, dictionary, freeform
-from site_builder.model import Entry
 
 from .conftest import make_entries
 

@@ -300,7 +300,6 @@ def test_export_files_names_and_types(tp):
     assert sorted(files) == sorted(f"twin-peaks.{ext}" for ext in ("ipuz", "puz", "xd", "json", "txt", "md"))
     assert isinstance(files["twin-peaks.puz"], bytes)
     assert all(isinstance(v, str) for k, v in files.items() if not k.endswith(".puz"))
-    assert set(exports.APPS) == set(exports.EXPORTS)
 
 
 # --------------------------------------------------------------------- CLI

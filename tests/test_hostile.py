@@ -409,7 +409,8 @@ def test_xd_structure(exported, numbers):
     assert len(clue_lines) == len(xd.clues) == len(CASES)
     assert squash(xd.get_header("Title")) == squash(TITLE)
     assert squash(xd.get_header("Author")) == squash(META["author"])
-    assert any("CREMEBRULEE" in row for row in xd.grid)
+    cols = ["".join(row[c] for row in xd.grid) for c in range(len(xd.grid[0]))]
+    assert any("CREMEBRULEE" in line for line in list(xd.grid) + cols)
 
 
 @pytest.mark.parametrize("case", list(CASES))

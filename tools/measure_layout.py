@@ -54,8 +54,8 @@ def main() -> None:
         else:
             n = int(name[1:])
             lists.append((f"english-{n}", english(n), CAPS.get(n, 23)))
-    print(f"| list | strategy | placed | crossings | grid | % checked | time s |")
-    print(f"|---|---|---|---|---|---|---|")
+    print("| list | strategy | placed | crossings | grid | % checked | time s |")
+    print("|---|---|---|---|---|---|---|")
     for name, entries, cap in lists:
         for strategy in args.strategies.split(","):
             params = LayoutParams(size=cap, strategy=strategy, effort=args.effort, seed=args.seed)

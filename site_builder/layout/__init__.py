@@ -22,7 +22,6 @@ STRATEGIES: dict[str, Strategy] = {
     adjacency.NAME: adjacency.search,
     optimize.NAME: optimize.search,
 }
-DEFAULT_STRATEGY = optimize.NAME
 
 
 def params_for(puzzle: Puzzle, **overrides) -> LayoutParams:

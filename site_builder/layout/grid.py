@@ -28,11 +28,6 @@ _ROW_SHIFT = STRIDE.bit_length() - 1  # cell >> _ROW_SHIFT is the row (STRIDE is
 _COL_MASK = STRIDE - 1  # cell & _COL_MASK is the column
 
 
-def to_rc(cell: int) -> tuple[int, int]:
-    r, c = divmod(cell, STRIDE)
-    return r, c
-
-
 @dataclass(frozen=True, slots=True)
 class Spot:
     """A candidate or actual position: start cell and direction (0 across, 1 down)."""

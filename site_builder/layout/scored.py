@@ -43,7 +43,7 @@ import time
 from typing import Mapping, Sequence
 
 from ..model import Entry, Layout, LayoutParams
-from .grid import ACROSS, DOWN, ORIGIN, STEP, STRIDE, Grid, Spot
+from .grid import ACROSS, ORIGIN, STEP, STRIDE, Grid, Spot
 from .result import grid_to_layout, search_key
 from .rng import Rng
 

@@ -324,13 +324,3 @@ def export_files(puzzle: Puzzle, layout: Layout) -> dict[str, str | bytes]:
     """Every export of one puzzle: `{"<slug>.ipuz": ..., "<slug>.puz": b"...", ...}`."""
     return {f"{puzzle.slug}.{ext}": render(puzzle, layout) for ext, render in EXPORTS.items()}
 
-
-# What each file is for, for the puzzle page's download links.
-APPS: dict[str, str] = {
-    "ipuz": "ipuz (open standard): GNOME Crosswords, the Crossword Nexus solver, Exolve",
-    "puz": "Across Lite: Across Lite, Black Ink, XWord, Forkyz and most solving apps",
-    "xd": ".xd plain text: xd corpus tools, any text editor",
-    "json": "layout JSON for programs (crossword-layout-generator format)",
-    "txt": "plain text, puzzle then solution",
-    "md": "clue list in Markdown, to paste into a README",
-}

@@ -87,9 +87,6 @@ class FaceMetrics:
         nd = self.notdef
         return sum(adv.get(ord(ch), nd) for ch in text) * size / self.units_per_em
 
-    def has(self, ch: str) -> bool:
-        return ord(ch) in self.advances
-
 
 @lru_cache(maxsize=None)
 def metrics(face: str) -> FaceMetrics:
@@ -116,10 +113,3 @@ def metrics(face: str) -> FaceMetrics:
 def text_width(text: str, face: str, size: float) -> float:
     return metrics(face).width(text, size)
 
-
-def font_faces() -> list[dict[str, object]]:
-    """(family, weight, style, path) of every shipped face, for @font-face rules."""
-    return [
-        {"family": fam, "weight": w, "style": st, "path": FONTS_DIR / file}
-        for file, fam, w, st in FACES.values()
-    ]

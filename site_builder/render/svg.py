@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before any cairo/pango load)
-from .fonts import SANS, SERIF, metrics, text_width
+from .fonts import SANS, SERIF, metrics
 from .text import clue_text, long_date
-from ..model import Layout, Placement, Puzzle
+from ..model import Layout, Puzzle
 
 
 # ------------------------------------------------------------------ geometry
