@@ -221,3 +221,27 @@ def test_a_bug_in_one_puzzle_fails_that_puzzle_only(tmp_path, monkeypatch):
 def test_build_outside_a_project_says_so(tmp_path):
     r = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(tmp_path)], capture_output=True, text=True)
     assert r.returncode == 2 and "no puzzles/ folder here" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_make_check_fails_on_an_edited_clue_and_names_the_file(tmp_path):
+    """`make check`, as CI runs it, in a copy of the repository whose clue was edited without a rebuild."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, copy / name)
+    shutil.copytree(ROOT / "puzzles", copy / "puzzles")
+    shutil.copytree(ROOT / "public", copy / "public")
+    stamp = copy / ".stamp"
+    stamp.touch()  # the project is installed already: the venv running this test
+    venv = Path(sys.executable).parent.parent
+    make = ["make", "-s", "check", f"VENV={venv}", f"STAMP={stamp}"]
+    ok = subprocess.run(make, cwd=copy, capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    src = copy / "puzzles" / "kitchen-herbs.txt"
+    src.write_text(src.read_text().replace("Pesto's green leaf", "Pesto's main leaf"))
+    bad = subprocess.run(make, cwd=copy, capture_output=True, text=True)
+    assert bad.returncode != 0
+    assert "public/kitchen-herbs/kitchen-herbs.md: differs (from puzzles/kitchen-herbs.txt)" in bad.stdout
+    assert "+- **" in bad.stdout and "main leaf" in bad.stdout
