@@ -276,3 +276,17 @@ def test_fill_never_leaves_a_heading_at_a_column_foot():
     assert cols[0] == [0, 1, 2, 3]  # 'Down' alone would fit under the third clue, but not with its first clue
     assert cols[1][0] == 4
     assert fill(items, heights, [20.0, 20.0]) == [[], []]  # nothing fits: nothing placed
+
+
+@pytest.mark.parametrize("slug", ["kitchen-herbs", "solar-system", "twin-peaks"])
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_no_clue_column_is_left_stranded_on_page_one(slug, paper):
+    """A clue or two alone in a column under the grid reads as a leftover: at equal grid size, avoid it."""
+    from site_builder.layout import layout_puzzle
+    from site_builder.source import read_puzzle
+
+    puzzle = read_puzzle(ROOT / "puzzles" / f"{slug}.txt")
+    puzzle = dataclasses.replace(puzzle, meta=dataclasses.replace(puzzle.meta, paper=paper))
+    plan = plan_page(puzzle, layout_puzzle(puzzle))
+    assert plan.single
+    assert all(len(c.items) >= 3 for c in plan.page_one if c.items), [len(c.items) for c in plan.page_one]

@@ -262,6 +262,9 @@ class Plan:
         return not self.rest
 
 
+STUB_ITEMS = 3  # a column of fewer items (headings count) looks stranded; at equal grid size, avoid one
+
+
 def _geometry(paper: Paper, k: int) -> float:
     return (paper.content_width - (k - 1) * COLUMN_GAP) / k
 
@@ -325,13 +328,18 @@ def _make_plan(layout, items, paper, size, k, j, cell, room, heights, balance: b
                 page_one=page_one, rest=tuple(range(placed, len(items))))
 
 
+def _stub(plan: Plan) -> bool:
+    """Whether a page-one column holds only one or two items (a clue or two stranded under the grid)."""
+    return any(0 < len(c.items) < STUB_ITEMS for c in plan.page_one)
+
+
 def plan_page(puzzle: Puzzle, layout: Layout, paper: Paper | None = None, give: float = 0.0) -> Plan:
     """Choose page one's arrangement (see the module's docstring); `give` takes that much height away."""
     paper = paper or paper_for(puzzle)
     items = clue_items(layout)
     room = paper.content_height - masthead_height(puzzle, paper) - SAFETY - give
     for size, low in CLUE_SIZES:
-        best = None  # (score, -end, plan): the largest grid, then the shortest columns, then under it
+        best = None  # (score, plan): the largest grid, then no stranded column, then the shortest columns
         for k in COLUMN_COUNTS:
             heights = item_heights(items, size, _geometry(paper, k))
             for j in range(k, 0, -1):  # under the grid first: it wins what is left tied
@@ -340,7 +348,7 @@ def plan_page(puzzle: Puzzle, layout: Layout, paper: Paper | None = None, give: 
                 if cell is None:
                     continue
                 plan = _make_plan(layout, items, paper, size, k, j, cell, room, heights, balance=True)
-                key = (cell - (FOUR_COLUMN_GAIN if k == 4 else 0.0), -round(plan.clues_end))
+                key = (cell - (FOUR_COLUMN_GAIN if k == 4 else 0.0), not _stub(plan), -round(plan.clues_end))
                 if best is None or key > best[0]:
                     best = (key, plan)
         if best is not None:
