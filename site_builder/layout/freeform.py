@@ -40,13 +40,11 @@ def best_spot(grid: Grid, word: str) -> Spot | None:
     h0, w0 = bounds[2] - bounds[0] + 1, bounds[3] - bounds[1] + 1
     best: tuple[float, int, int] | None = None
     best_spot_: Spot | None = None
-    for spot in grid.candidates(word):
-        crossings = grid.check(word, spot, bounds)
-        if crossings <= 0:
-            continue
+    for crossings, start, direction in grid.spots(word, bounds):
+        spot = Spot(start, direction)
         h, w = grid.growth(word, spot, bounds)
         score = crossings - GROWTH_PENALTY * ((h - h0) + (w - w0))
-        key = (score, -spot.start, -spot.direction)
+        key = (score, -start, -direction)
         if best is None or key > best:
             best, best_spot_ = key, spot
     return best_spot_
