@@ -121,15 +121,18 @@ def test_undo_restores_the_grid(twin_peaks):
     from site_builder.layout import freeform
 
     layout = freeform.build_seed(twin_peaks.entries, 1, LayoutParams())
-    s = optimize.Search(twin_peaks.entries, 23, Rng(1))
-    s.load(optimize.from_layout(layout, twin_peaks.entries))
-    before = (s.snapshot(), dict(s.grid.letters), s.total, s.req, s.grid.box())
+    words = [e.answer for e in twin_peaks.entries]
+    origin, placed = optimize.shrink(optimize.from_layout(layout, twin_peaks.entries), words, 23)
+    s = optimize.Search(twin_peaks.entries, 23, Rng(1), origin)
+    s.load(placed)
+    assert s.snapshot() == sorted(placed)
+    before = (s.snapshot(), list(s.grid.letters), s.grid.occ[:], s.grid.along[:], s.total, s.req, s.grid.box())
     s.log.clear()
     for wid in s.pick_random():
         s.take(wid)
     s.repair(s.unplaced())
     s.undo()
-    assert (s.snapshot(), dict(s.grid.letters), s.total, s.req, s.grid.box()) == before
+    assert (s.snapshot(), list(s.grid.letters), s.grid.occ[:], s.grid.along[:], s.total, s.req, s.grid.box()) == before
 
 
 # ------------------------------------------------------------ determinism
@@ -195,16 +198,16 @@ def test_taking_out_a_glue_word_takes_the_stray_pair_with_it():
 
     Taking it out must not leave their two cells side by side as a run no answer holds.
     """
-    from site_builder.layout.grid import ORIGIN, STRIDE
     from site_builder.layout.optimize import Search
     from site_builder.layout.rng import Rng
 
     entries = make_entries("TAN", "BAT", "ACE")
     s = Search(entries, 23, Rng(0))
+    cell = s.grid.cell
     # BAT down ending at (2,0); TAN across on row 2; ACE down from (2,1), through TAN's A
-    s.put(1, ORIGIN, 1)
-    s.put(0, ORIGIN + 2 * STRIDE, 0)
-    s.put(2, ORIGIN + 2 * STRIDE + 1, 1)
+    s.put(1, cell(0, 0), 1)
+    s.put(0, cell(2, 0), 0)
+    s.put(2, cell(2, 1), 1)
     assert not s.grid.orphan_pairs()
     taken = s.take_clean(0)
     assert taken == [0, 2]  # TAN, and ACE, whose A would sit beside BAT's T

@@ -1,7 +1,10 @@
 """The `optimize` strategy: seeded greedy layouts improved by large-neighbourhood search.
 
-Start: a few seeded greedy builds (seeds/000's builder, `freeform.build_seed`)
-inside the size cap; the best by the search key is the starting point.
+Runs: RUNS independent runs (seeds 0 and 1, or just the pinned `seed`), each
+from its own seeded greedy build (seeds/000's builder, `freeform.build_seed`)
+inside the size cap; the best result by the search key wins. Two runs of N
+steps were measured as good as one of 2N, and they take out the odd seed
+whose greedy start leads nowhere.
 
 Improve (large-neighbourhood search with simulated-annealing acceptance):
 each step takes some words out of the grid and puts them back.
@@ -22,13 +25,23 @@ each step takes some words out of the grid and puts them back.
   annealing probability exp(delta / T), T cooling over the run. Rejected
   changes are undone word by word; nothing is copied per candidate.
 
-Boxes: half the budget goes to a search inside the greedy start's own
-square (never more than the cap); the rest to ever smaller square boxes
-(one square less a side than the best so far, starting from the best
-layout with the words outside the smaller box taken out), for as long as
-the smaller box still takes every answer. Every layout is compared by the
-seeds/000 search key (required answers, letters, crossings, then the
-smaller grid), so a smaller box wins whenever it keeps the crossings.
+The engine is `board.Board`: bitboards of a window a few cells (MARGIN)
+wider than the box, so the layout can drift as it would on an unbounded
+grid; it is moved back to the middle when it reaches the window's edge.
+
+Boxes: half a run's budget goes to a search inside the greedy start's own
+square; the rest to ever smaller square boxes (one square less a side than
+the best so far, starting from the best layout with the words outside the
+smaller box taken out), for as long as the smaller box still takes every
+answer. A smaller box that has not held every answer a quarter of the way
+through its steps is given up, and the steps it leaves go to a last,
+cooler search in the best box. Every layout is compared by the seeds/000
+search key (required answers, letters, crossings, then the smaller grid),
+so a smaller box wins whenever it keeps the crossings.
+
+Tight caps: when a run ends with answers left out, it is run again from a
+greedy layout built up to SLACK squares wider than the cap, which first
+comes down to the cap in short searches; only layouts inside the cap count.
 
 Lone words: once the grid holds two or more words, no step may leave it
 with fewer, even to make room for a required answer that crosses nothing
@@ -37,33 +50,41 @@ cross). Such an answer stays unplaced and `layout_puzzle` names it in a
 LayoutError, which tells an author more than a grid of one word would.
 
 Budget: counted in steps, never in seconds, so the result is the same on
-every machine: 40 steps an answer, between 300 and 1,500 (`steps_for`), and
-`effort` (1-10) multiplies them. All randomness comes
-from `Rng`, seeded with the greedy start's seed (the pinned `seed`, or the
-best of seeds 0-3).
+every machine: 40 steps an answer, between 300 and 1,500 (`steps_for`), a
+run, and `effort` (1-10) multiplies them. All randomness comes from `Rng`,
+seeded with the run's seed.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Sequence
 
 from ..model import Entry, Layout, LayoutParams
 from . import freeform
-from .grid import ACROSS, DOWN, ORIGIN, STEP, STRIDE, Grid, Spot
-from .result import grid_to_layout, search_key
+from .board import Board
+from .grid import ACROSS, DOWN, ORIGIN, STRIDE, Grid, Spot
+from .result import grid_to_layout
 from .rng import Rng
 
 NAME = "optimize"
 
-GREEDY_STARTS = 4  # greedy seeds tried for the starting layout
+SLACK = 2  # squares past the size cap the first boxes of a run may use (never the result)
+WAY_IN = 8  # a box wider than the cap gets 1/WAY_IN of the budget
+MARGIN = 3  # free cells around the cap x cap box in the search's window: the layout may drift that far between re-centrings
+MAIN_SHARE = 0.5  # of a run's budget, for the first box
+PROBE_SHARE = 0.25  # a smaller box must hold every answer within this share of its steps, or is given up
+T_POLISH = 0.6  # starting temperature of the last, cooler search
+RUNS = 2  # independent runs, each from its own seeded greedy layout; the best wins
 STEPS_PER_EFFORT = 1500  # LNS steps per unit of effort, over all boxes, for lists of 38 answers or more
 STEPS_PER_ANSWER = 40  # shorter lists converge sooner: 40 steps an answer (at least MIN_STEPS)
 MIN_STEPS = 300
 LETTER_WEIGHT = 2.0  # score of one placed letter, in crossings
 REQUIRED_WEIGHT = 1000.0  # score of one placed required answer
 T_START, T_END = 1.5, 0.15  # annealing temperatures, in crossings
-NOISE = 0.9  # seeded noise added to a spot's crossings when re-inserting
+NOISE = 0.9  # seeded noise added to a spot's crossings when re-inserting: 0 to NOISE, in 256 steps
+NOISE_UNIT = NOISE / 256
 GROWTH = 0.3  # charge per square the box grows, when re-inserting
 JITTER = 2.0  # letters of length the insertion order may move
 RANDOM_MIN, RANDOM_SPAN = 2, 4  # the random move takes out 2 to 5 words
@@ -75,41 +96,78 @@ Placed = tuple[int, int, int]  # (word id, start cell, direction)
 
 
 class Search:
-    """One working grid plus the bookkeeping the LNS needs."""
+    """One working board (a fixed side x side window) plus the bookkeeping the LNS needs.
 
-    def __init__(self, entries: Sequence[Entry], size: int, rng: Rng):
+    Placements come in and go out as `Placed` tuples in `Grid` cells; `origin`
+    is the grid (row, col) of the window's top-left cell.
+    """
+
+    def __init__(
+        self, entries: Sequence[Entry], side: int, rng: Rng, origin: tuple[int, int] = (0, 0), margin: int = 0
+    ):
         self.entries = entries
         self.words = [e.answer for e in entries]
         self.required = [e.required for e in entries]
         self.rng = rng
-        self.grid = Grid(size)
+        self.grid = Board(side + 2 * margin, side)
+        self.origin = origin
         self.total = 0  # letters placed (a crossing counted twice)
         self.req = 0  # required answers placed
         self.log: list[tuple[bool, int, int, int]] = []  # (put?, word, start, direction) since the step began
         self.floor = 0  # fewest words a kept grid may hold (see `step`)
 
     # ------------------------------------------------------------ state
+    def to_cell(self, start: int) -> int:
+        r, c = divmod(start, STRIDE)
+        return self.grid.cell(r - self.origin[0], c - self.origin[1])
+
+    def to_start(self, cell: int) -> int:
+        r, c = self.grid.rowcol(cell)
+        return (r + self.origin[0]) * STRIDE + c + self.origin[1]
+
     def load(self, placed: Sequence[Placed]) -> None:
+        """Put grid placements (which must lie inside the window) on the board."""
         for wid, start, d in placed:
-            self.put(wid, start, d)
+            self.put(wid, self.to_cell(start), d)
 
     def snapshot(self) -> list[Placed]:
-        return sorted((wid, spot.start, spot.direction) for wid, (_, spot) in self.grid.words.items())
+        """The board's placements, in grid cells."""
+        return sorted((wid, self.to_start(start), d) for wid, (_, start, d) in self.grid.words.items())
+
+    def recenter(self) -> None:
+        """Move the words to the middle of the window, when they reach its edge (between steps)."""
+        board = self.grid
+        if not board.words:
+            return
+        r0, c0, r1, c1 = board.bounds()
+        edge = board.side  # window rows and columns are 1..side
+        if r0 > 1 and c0 > 1 and r1 < edge and c1 < edge:
+            return
+        placed = self.snapshot()
+        for wid in list(board.words):
+            board.remove(wid)
+        top, left = self.to_start(board.cell(0, 0)) // STRIDE, self.to_start(board.cell(0, 0)) % STRIDE
+        self.origin = (
+            top + r0 - 1 - (board.side - (r1 - r0 + 1)) // 2,
+            left + c0 - 1 - (board.side - (c1 - c0 + 1)) // 2,
+        )
+        for wid, start, d in placed:
+            board.place(wid, self.words[wid], self.to_cell(start), d)
 
     def put(self, wid: int, start: int, d: int) -> None:
         self.log.append((True, wid, start, d))
         word = self.words[wid]
-        self.grid.place(wid, word, Spot(start, d))
+        self.grid.place(wid, word, start, d)
         self.total += len(word)
         self.req += self.required[wid]
 
     def take(self, wid: int) -> Placed:
-        _, spot = self.grid.words[wid]
-        self.log.append((False, wid, spot.start, spot.direction))
+        _, start, d = self.grid.words[wid]
+        self.log.append((False, wid, start, d))
         self.grid.remove(wid)
         self.total -= len(self.words[wid])
         self.req -= self.required[wid]
-        return wid, spot.start, spot.direction
+        return wid, start, d
 
     def take_clean(self, wid: int) -> list[int]:
         """Take `wid` out, and with it any word whose cells it alone kept from forming a stray run.
@@ -121,20 +179,21 @@ class Search:
         """
         taken = []
         stack = [wid]
-        letters, owner = self.grid.letters, self.grid.owner
+        board = self.grid
+        letters, owner = board.letters, board.owner
         while stack:
             w = stack.pop()
-            if w not in self.grid.words:
+            if w not in board.words:
                 continue
-            word, spot = self.grid.words[w]
+            word, start, d = board.words[w]
             self.take(w)
             taken.append(w)
-            d, step = spot.direction, STEP[spot.direction]
-            cell, kept_before = spot.start, False
+            step = board.step[d]
+            cell, kept_before = start, False
             for _ in word:
-                kept = cell in letters
+                kept = bool(letters[cell])
                 if kept and kept_before:
-                    stack.append(owner[cell][1 - d])
+                    stack.append(owner[1 - d][cell])
                 kept_before = kept
                 cell += step
         return taken
@@ -145,17 +204,19 @@ class Search:
         Adding words cannot do that (the placement rules), so only the spans
         of the words taken out need a look.
         """
-        letters, owner = self.grid.letters, self.grid.owner
-        for was_put, _wid, start, d in self.log:
+        board = self.grid
+        letters = board.letters
+        for was_put, wid, start, d in self.log:
             if was_put:
                 continue
-            step = STEP[d]
+            step = board.step[d]
+            own = board.owner[d]
             cell = start
-            for _ in range(len(self.words[_wid]) - 1):
+            for _ in range(len(self.words[wid]) - 1):
                 nxt = cell + step
-                if cell in letters and nxt in letters:
-                    held = owner[cell][d]
-                    if held == -1 or held != owner[nxt][d]:
+                if letters[cell] and letters[nxt]:
+                    held = own[cell]
+                    if held == -1 or held != own[nxt]:
                         return True
                 cell = nxt
         return False
@@ -163,30 +224,32 @@ class Search:
     def mend(self) -> list[int]:
         """Take out words until no stray run is left (after loading a partial layout)."""
         taken = []
-        while pairs := self.grid.orphan_pairs():
+        board = self.grid
+        while pairs := board.orphan_pairs():
             cell, d = pairs[0]
-            nxt = cell + STEP[d]
-            holder = self.grid.owner[nxt][1 - d]
-            taken += self.take_clean(holder if holder != -1 else self.grid.owner[nxt][d])
+            nxt = cell + board.step[d]
+            holder = board.owner[1 - d][nxt]
+            taken += self.take_clean(holder if holder != -1 else board.owner[d][nxt])
         return taken
 
     def undo(self) -> None:
         """Revert every put and take since the log was last cleared."""
         log = self.log
+        board = self.grid
         while log:
             was_put, wid, start, d = log.pop()
             word = self.words[wid]
             if was_put:
-                self.grid.remove(wid)
+                board.remove(wid)
                 self.total -= len(word)
                 self.req -= self.required[wid]
             else:
-                self.grid.place(wid, word, Spot(start, d))
+                board.place(wid, word, start, d)
                 self.total += len(word)
                 self.req += self.required[wid]
 
     def crossings(self) -> int:
-        return self.total - len(self.grid.letters)
+        return self.total - self.grid.occ[0].bit_count()
 
     def score(self) -> float:
         return REQUIRED_WEIGHT * self.req + LETTER_WEIGHT * self.total + self.crossings()
@@ -202,44 +265,18 @@ class Search:
     # ---------------------------------------------------------- destroy
     def partners(self, wid: int) -> list[int]:
         """Words crossing `wid`."""
-        word, spot = self.grid.words[wid]
-        d = spot.direction
-        step = STEP[d]
-        owner = self.grid.owner
-        out = []
-        cell = spot.start
-        for _ in word:
-            other = owner[cell][1 - d]
-            if other != -1:
-                out.append(other)
-            cell += step
-        return out
+        return self.grid.partners(wid)
 
     def stranded(self) -> list[int]:
-        """Words outside the largest connected piece (by letters; ties to the lowest word id)."""
-        words = self.grid.words
-        if len(words) <= 1:
+        """Words outside the largest connected piece (by cells; ties to the piece with the lowest cell)."""
+        board = self.grid
+        if len(board.words) <= 1:
             return []
-        seen: dict[int, int] = {}
-        pieces: list[tuple[int, int, list[int]]] = []
-        for root in sorted(words):
-            if root in seen:
-                continue
-            piece = [root]
-            seen[root] = len(pieces)
-            i = 0
-            while i < len(piece):
-                for other in self.partners(piece[i]):
-                    if other not in seen:
-                        seen[other] = len(pieces)
-                        piece.append(other)
-                i += 1
-            letters = sum(len(self.words[w]) for w in piece)
-            pieces.append((-letters, root, piece))
+        pieces = board.pieces()
         if len(pieces) == 1:
             return []
-        pieces.sort()
-        return sorted(w for _, _, piece in pieces[1:] for w in piece)
+        main = max(pieces, key=int.bit_count)  # the first of the largest
+        return sorted(w for w, (_, start, _) in board.words.items() if not main >> start & 1)
 
     def pick_leaves(self) -> list[int]:
         leaves = [w for w in sorted(self.grid.words) if self.grid.crossings_of(w) <= 1]
@@ -258,27 +295,32 @@ class Search:
         return sorted(pending, key=lambda w: keyed[w], reverse=True)
 
     def insert(self, wid: int) -> bool:
-        grid = self.grid
+        board = self.grid
         word = self.words[wid]
-        if not grid.words:
-            if len(word) > grid.size:
+        if not board.words:
+            if len(word) > board.cap:
                 return False
-            self.put(wid, ORIGIN, ACROSS)
+            side = board.side
+            self.put(wid, board.cell(side // 2, (side - len(word)) // 2), ACROSS)
             return True
-        bounds = grid.bounds()
-        spots = grid.spots(word, bounds)
+        spots = board.spots(word)
         if not spots:
             return False
-        r0, c0, r1, c1 = bounds
+        r0, c0, r1, c1 = board.bounds()
         n = len(word) - 1
+        W = board.W
         rng = self.rng
         best = None
         best_score = -math.inf
-        for crossings, start, d in spots:
-            sr, sc = divmod(start, STRIDE)
+        bits = 0
+        for k, (crossings, start, d) in enumerate(spots):
+            if not k & 7:
+                bits = rng.next64()  # eight 8-bit noise draws
+            sr, sc = divmod(start, W)
             er, ec = (sr, sc + n) if d == ACROSS else (sr + n, sc)
             grow = max(0, r0 - sr) + max(0, er - r1) + max(0, c0 - sc) + max(0, ec - c1)
-            s = crossings + NOISE * rng.random() - GROWTH * grow
+            s = crossings + NOISE_UNIT * (bits & 255) - GROWTH * grow
+            bits >>= 8
             if s > best_score:
                 best_score, best = s, (start, d)
         assert best is not None
@@ -332,8 +374,15 @@ class Search:
         self.undo()
 
 
-def shrink(placed: Sequence[Placed], words: Sequence[str], side: int) -> list[Placed]:
-    """The words of `placed` that lie inside the best side x side window (most letters kept)."""
+Window = tuple[tuple[int, int], list[Placed]]  # (grid row/col of the window's corner, placements inside it)
+
+
+def shrink(placed: Sequence[Placed], words: Sequence[str], side: int) -> Window:
+    """The best side x side window over `placed` (most letters kept), with the words inside it.
+
+    The window is then centred on what it keeps, so the search has room to
+    grow on every side.
+    """
     spans = []
     for wid, start, d in placed:
         sr, sc = divmod(start, STRIDE)
@@ -354,15 +403,35 @@ def shrink(placed: Sequence[Placed], words: Sequence[str], side: int) -> list[Pl
             key = (letters, -r, -c)
             if best is None or key > best:
                 best, best_keep = key, keep
-    return best_keep
+    if not best_keep:
+        return (0, 0), []
+    r0 = min(divmod(start, STRIDE)[0] for _, start, _ in best_keep)
+    c0 = min(divmod(start, STRIDE)[1] for _, start, _ in best_keep)
+    r1 = max(divmod(start, STRIDE)[0] + (len(words[w]) - 1) * d for w, start, d in best_keep)
+    c1 = max(divmod(start, STRIDE)[1] + (len(words[w]) - 1) * (1 - d) for w, start, d in best_keep)
+    return (r0 - (side - (r1 - r0 + 1)) // 2, c0 - (side - (c1 - c0 + 1)) // 2), best_keep
 
 
 def run_box(
-    entries: Sequence[Entry], start: Sequence[Placed], side: int, steps: int, rng: Rng
-) -> tuple[tuple, list[Placed]]:
-    """Anneal inside a side x side box from `start`; the best (key, placements) met."""
-    s = Search(entries, side, rng)
-    s.load(start)
+    entries: Sequence[Entry],
+    start: Window,
+    side: int,
+    steps: int,
+    rng: Rng,
+    *,
+    need: tuple = (),
+    probe: int = 0,
+    t_start: float = T_START,
+) -> tuple[tuple, list[Placed], int]:
+    """Anneal inside a side x side box from `start`: the best (key, placements) met, and the steps used.
+
+    With `need` and `probe`: give up after `probe` steps unless the box has by
+    then held a layout whose key starts with `need` (every answer the bigger
+    box held), leaving the rest of the steps to the caller.
+    """
+    (top, left), placed = start
+    s = Search(entries, side, rng, (top - MARGIN, left - MARGIN), MARGIN)
+    s.load(placed)
     # the start may have lost words (shrinking): no stray runs, and one piece, before anything else
     s.mend()
     for wid in s.stranded():
@@ -370,13 +439,17 @@ def run_box(
     s.repair(s.unplaced())
     s.floor = min(2, len(s.grid.words))
     best_key, best = s.key(), s.snapshot()
-    t_ratio = T_END / T_START
+    t_ratio = T_END / t_start
     for i in range(steps):
-        s.step(T_START * t_ratio ** (i / steps))
+        if i == probe and need and best_key[: len(need)] < need:
+            return best_key, best, i
+        s.step(t_start * t_ratio ** (i / steps))
+        if MARGIN:
+            s.recenter()
         key = s.key()
         if key > best_key:
             best_key, best = key, s.snapshot()
-    return best_key, best
+    return best_key, best, steps
 
 
 def to_grid(entries: Sequence[Entry], placed: Sequence[Placed], size: int) -> Grid:
@@ -405,41 +478,74 @@ def steps_for(answers: int) -> int:
     return max(MIN_STEPS, min(STEPS_PER_EFFORT, STEPS_PER_ANSWER * answers))
 
 
-def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
-    entries = tuple(entries)
-    if not entries:
-        return grid_to_layout(Grid(params.size), entries, seed=params.seed or 0, strategy=NAME, params=params)
-    base = params.seed if params.seed is not None else 0
-    starts = 1 if params.seed is not None else max(1, min(params.seeds, GREEDY_STARTS))
-    greedy = None
-    for seed in range(base, base + starts):
-        layout = freeform.build_seed(entries, seed, params)
-        if greedy is None or search_key(layout) > search_key(greedy):
-            greedy = layout
-    assert greedy is not None
-    seed = greedy.seed
-    rng = Rng(seed)
-    words = [e.answer for e in entries]
-    budget = steps_for(len(entries)) * max(1, params.effort)
+def improve(entries: Sequence[Entry], greedy: Layout, cap: int, budget: int) -> tuple[tuple, list[Placed]]:
+    """One run: anneal from a greedy layout, then in ever smaller boxes; the best (key, placements) in the cap.
 
-    steps = budget // 2
-    # first inside the greedy layout's own square (never more than the cap)
-    side = min(params.size, max(greedy.rows, greedy.cols))
-    best_key, best = run_box(entries, shrink(from_layout(greedy, entries), words, side), side, steps, rng)
-    budget -= steps
-    # box descent: one square less a side than the best so far, from the best so far
-    side = -best_key[4] - 1
-    steps = max(1, budget // 2)
-    while side >= 1 and budget > 0:
-        steps = min(steps, budget)
+    A greedy layout wider than the cap (see `search`) first comes down to it
+    in short searches, an eighth of the budget a box, whatever they drop on
+    the way; only layouts inside the cap are ever kept.
+    """
+    words = [e.answer for e in entries]
+    rng = Rng(greedy.seed)
+    side = max(greedy.rows, greedy.cols)
+    start = shrink(from_layout(greedy, entries), words, side)
+    while side > cap:
+        steps = budget // WAY_IN
         budget -= steps
-        key, placed = run_box(entries, shrink(best, words, side), side, steps, rng)
+        key, placed, _ = run_box(entries, start, side, steps, rng)
+        side = max(1, min(side - 1, -key[4]))
+        start = shrink(placed, words, side)
+    # first inside the start's own square
+    steps = int(budget * MAIN_SHARE)
+    best_key, best, _ = run_box(entries, start, side, steps, rng)
+    budget -= steps
+    # box descent: one square less a side than the best so far, from the best so far, for as long as
+    # the smaller box holds every answer the bigger one did (given up early when it does not)
+    side = -best_key[4] - 1
+    while side >= 1 and budget > 0:
+        steps = max(1, budget // 2)
+        key, placed, used = run_box(
+            entries, shrink(best, words, side), side, steps, rng, need=best_key[:2], probe=int(steps * PROBE_SHARE)
+        )
+        budget -= used
         if key[:2] < best_key[:2]:
             break  # the smaller box lost answers: stop shrinking
         if key > best_key:
             best_key, best = key, placed
         side = min(side, -key[4]) - 1
-    grid = to_grid(entries, best, params.size)
+    if budget > 0:
+        # the steps a smaller box did not use: a cooler search inside the best box, from the best layout
+        side = -best_key[4]
+        key, placed, _ = run_box(entries, shrink(best, words, side), side, budget, rng, t_start=T_POLISH)
+        if key > best_key:
+            best_key, best = key, placed
+    return best_key, best
+
+
+def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
+    entries = tuple(entries)
+    if not entries:
+        return grid_to_layout(Grid(params.size), entries, seed=params.seed or 0, strategy=NAME, params=params)
+    base = params.seed if params.seed is not None else 0
+    runs = 1 if params.seed is not None else max(1, min(params.seeds, RUNS))
+    budget = steps_for(len(entries)) * max(1, params.effort)
+    best: tuple[tuple, list[Placed], Layout] | None = None
+    loose = replace(params, size=params.size + SLACK)
+    letters = sum(len(e.answer) for e in entries if len(e.answer) <= params.size)
+    best: tuple[tuple, list[Placed], int] | None = None
+    for seed in range(base, base + runs):
+        key, placed = improve(entries, freeform.build_seed(entries, seed, params), params.size, budget)
+        if key[1] < letters:
+            # a tight cap: a greedy layout a little wider may hold every answer, and come down to the cap
+            wide_key, wide = improve(entries, freeform.build_seed(entries, seed, loose), params.size, budget)
+            if (len(wide) > 1, wide_key) > (len(placed) > 1, key):
+                key, placed = wide_key, wide
+        # as inside a run, a grid of one word (however required) never beats a crossword
+        if best is None or (len(placed) > 1, key) > (len(best[1]) > 1, best[0]):
+            best = key, placed, seed
+    assert best is not None
+    _, placed, seed = best
+    grid = to_grid(entries, placed, params.size)
     if grid.orphan_pairs():  # never expected; a stray run would break the one-run-one-answer rule
-        return greedy
+        return freeform.build_seed(entries, seed, params)
     return grid_to_layout(grid, entries, seed=seed, strategy=NAME, params=params)
