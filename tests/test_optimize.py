@@ -177,7 +177,7 @@ def test_twin_peaks_beats_the_greedy_search(twin_default):
     assert layout.rows * layout.cols <= greedy.rows * greedy.cols  # crossings come first in the search key
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 target not reached yet at the default effort")
+@pytest.mark.xfail(strict=True, reason="issue 10 target (39 answers in 21x21, 50 crossings) not reached at the default effort")
 def test_twin_peaks_target(twin_default):
     _, layout = twin_default
     assert layout.rows <= 21 and layout.cols <= 21 and layout.crossings >= 50
