@@ -16,10 +16,18 @@ signal.signal(signal.SIGTERM, _stop_early)
 
 from site_builder.cli import main  # noqa: E402
 
-try:
-    sys.exit(main())
-except KeyboardInterrupt:  # a signal raised again while main() was already stopping: its message is out
-    from site_builder.cli import _stopped
+from site_builder.cli import _stopped  # noqa: E402
 
+interrupted = False
+try:
+    status = main()
+except KeyboardInterrupt:  # a signal raised again while main() was already stopping: its message is out
+    interrupted = True
+    status = 128 + (_stopped[0] if _stopped else signal.SIGINT)
+if _stopped or interrupted:
+    # stopped by a signal: leave now with its status, skipping the interpreter's shutdown
+    # (where a late KeyboardInterrupt would end the process by the signal itself)
     sys.stdout.flush()
-    os._exit(128 + (_stopped[0] if _stopped else signal.SIGINT))
+    sys.stderr.flush()
+    os._exit(status)
+sys.exit(status)

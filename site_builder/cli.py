@@ -273,7 +273,9 @@ def main(argv: list[str] | None = None) -> int:
     hook = sys.unraisablehook
     previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        return args.func(args)
+        status = args.func(args)
+        # a stop signal whose KeyboardInterrupt was swallowed (inside a C callback) still stops the run
+        return _stop_message() if _stopped else status
     except CrosswordError as exc:
         if _stopped:
             return _stop_message()

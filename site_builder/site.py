@@ -267,6 +267,11 @@ def _build_one(args: tuple[Path, SiteConfig, Path | None, str, bool]) -> tuple[s
     except CrosswordError as exc:
         return str(path), exc, time.perf_counter() - t0, False
     except Exception as exc:  # a bug: fail this puzzle, keep its old outputs, build the others
+        from . import writer
+
+        if writer.stop_requested:
+            # a stop signal landed inside a C callback (cairo) and surfaced as this error: it is the stop
+            raise KeyboardInterrupt from exc
         import traceback
 
         return str(path), InternalError(path, exc, traceback.format_exc()), time.perf_counter() - t0, False

@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from site_builder.site import build_site
 
 from .conftest import ROOT
@@ -143,3 +145,19 @@ def test_sigterm_handler_is_restored_after_main():
     before = signal.getsignal(signal.SIGTERM)
     assert main(["lint", os.devnull]) in (0, 2)
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_an_error_after_a_stop_signal_is_the_stop(monkeypatch, tmp_path):
+    """A signal landing inside cairo's C callback surfaces as an OSError from the render: not a bug (exit 3)."""
+    from site_builder import site, writer
+
+    def failing_read(path):
+        raise OSError("write callback failed")
+
+    monkeypatch.setattr(site, "read_puzzle", failing_read)
+    monkeypatch.setattr(writer, "stop_requested", True)
+    with pytest.raises(KeyboardInterrupt):
+        site._build_one((tmp_path / "x.txt", None, None, "engine", False))
+    monkeypatch.setattr(writer, "stop_requested", False)
+    _, error, _, _ = site._build_one((tmp_path / "x.txt", None, None, "engine", False))
+    assert type(error).__name__ == "InternalError"  # without a stop, the same error is a bug report

@@ -1,10 +1,9 @@
 """The `optimize` strategy: seeded greedy layouts improved by large-neighbourhood search.
 
-Runs: RUNS independent runs (seeds 0 and 1, or just the pinned `seed`), each
-from its own seeded greedy build (seeds/000's builder, `freeform.build_seed`)
-inside the size cap; the best result by the search key wins. Two runs of N
-steps were measured as good as one of 2N, and they take out the odd seed
-whose greedy start leads nowhere.
+Start: a few seeded greedy builds (seeds/000's builder, `freeform.build_seed`)
+inside the size cap; the best by the search key is the starting point, and
+its seed seeds the search. (Two runs from two starts, each with half the
+steps, were measured as good as one run, not better: the budget goes to one.)
 
 Improve (large-neighbourhood search with simulated-annealing acceptance):
 each step takes some words out of the grid and puts them back.
@@ -39,8 +38,8 @@ cooler search in the best box. Every layout is compared by the seeds/000
 search key (required answers, letters, crossings, then the smaller grid),
 so a smaller box wins whenever it keeps the crossings.
 
-Tight caps: when a run ends with answers left out, it is run again from a
-greedy layout built up to SLACK squares wider than the cap, which first
+Tight caps: when the search ends with answers left out, it runs again from
+a greedy layout built up to SLACK squares wider than the cap, which first
 comes down to the cap in short searches; only layouts inside the cap count.
 
 Lone words: once the grid holds two or more words, no step may leave it
@@ -50,9 +49,9 @@ cross). Such an answer stays unplaced and `layout_puzzle` names it in a
 LayoutError, which tells an author more than a grid of one word would.
 
 Budget: counted in steps, never in seconds, so the result is the same on
-every machine: 40 steps an answer, between 300 and 1,200 (`steps_for`), a
-run, and `effort` (1-10) multiplies them. All randomness comes from `Rng`,
-seeded with the run's seed.
+every machine: 50 steps an answer, between 300 and 2,000 (`steps_for`), and
+`effort` (1-10) multiplies them. All randomness comes from `Rng`, seeded
+with the greedy start's seed (the pinned `seed`, or the best of seeds 0-3).
 """
 
 from __future__ import annotations
@@ -65,7 +64,7 @@ from ..model import Entry, Layout, LayoutParams
 from . import freeform
 from .board import Board
 from .grid import ACROSS, DOWN, ORIGIN, STRIDE, Grid, Spot
-from .result import grid_to_layout
+from .result import grid_to_layout, search_key
 from .rng import Rng
 
 NAME = "optimize"
@@ -76,9 +75,9 @@ MARGIN = 3  # free cells around the cap x cap box in the search's window: the la
 MAIN_SHARE = 0.5  # of a run's budget, for the first box
 PROBE_SHARE = 0.25  # a smaller box must hold every answer within this share of its steps, or is given up
 T_POLISH = 0.6  # starting temperature of the last, cooler search
-RUNS = 2  # independent runs, each from its own seeded greedy layout; the best wins
-STEPS_PER_EFFORT = 1200  # LNS steps a run per unit of effort, over all boxes, for lists of 30 answers or more
-STEPS_PER_ANSWER = 40  # shorter lists converge sooner: 40 steps an answer (at least MIN_STEPS)
+GREEDY_STARTS = 4  # greedy seeds tried for the starting layout (the best by the search key starts the run)
+STEPS_PER_EFFORT = 2000  # LNS steps per unit of effort, over all boxes, for lists of 40 answers or more
+STEPS_PER_ANSWER = 50  # shorter lists converge sooner: 50 steps an answer (at least MIN_STEPS)
 MIN_STEPS = 300
 LETTER_WEIGHT = 2.0  # score of one placed letter, in crossings
 REQUIRED_WEIGHT = 1000.0  # score of one placed required answer
@@ -96,10 +95,11 @@ Placed = tuple[int, int, int]  # (word id, start cell, direction)
 
 
 class Search:
-    """One working board (a fixed side x side window) plus the bookkeeping the LNS needs.
+    """One working board plus the bookkeeping the LNS needs.
 
-    Placements come in and go out as `Placed` tuples in `Grid` cells; `origin`
-    is the grid (row, col) of the window's top-left cell.
+    The board is a window `margin` cells wider than the side x side box on
+    every side. Placements come in and go out as `Placed` tuples in `Grid`
+    cells; `origin` is the grid (row, col) of the window's top-left cell.
     """
 
     def __init__(
@@ -109,7 +109,7 @@ class Search:
         self.words = [e.answer for e in entries]
         self.required = [e.required for e in entries]
         self.rng = rng
-        self.grid = Board(side + 2 * margin, side)
+        self.board = Board(side + 2 * margin, side)
         self.origin = origin
         self.total = 0  # letters placed (a crossing counted twice)
         self.req = 0  # required answers placed
@@ -119,10 +119,10 @@ class Search:
     # ------------------------------------------------------------ state
     def to_cell(self, start: int) -> int:
         r, c = divmod(start, STRIDE)
-        return self.grid.cell(r - self.origin[0], c - self.origin[1])
+        return self.board.cell(r - self.origin[0], c - self.origin[1])
 
     def to_start(self, cell: int) -> int:
-        r, c = self.grid.rowcol(cell)
+        r, c = self.board.rowcol(cell)
         return (r + self.origin[0]) * STRIDE + c + self.origin[1]
 
     def load(self, placed: Sequence[Placed]) -> None:
@@ -132,11 +132,11 @@ class Search:
 
     def snapshot(self) -> list[Placed]:
         """The board's placements, in grid cells."""
-        return sorted((wid, self.to_start(start), d) for wid, (_, start, d) in self.grid.words.items())
+        return sorted((wid, self.to_start(start), d) for wid, (_, start, d) in self.board.words.items())
 
     def recenter(self) -> None:
         """Move the words to the middle of the window, when they reach its edge (between steps)."""
-        board = self.grid
+        board = self.board
         if not board.words:
             return
         r0, c0, r1, c1 = board.bounds()
@@ -146,7 +146,7 @@ class Search:
         placed = self.snapshot()
         for wid in list(board.words):
             board.remove(wid)
-        top, left = self.to_start(board.cell(0, 0)) // STRIDE, self.to_start(board.cell(0, 0)) % STRIDE
+        top, left = self.origin
         self.origin = (
             top + r0 - 1 - (board.side - (r1 - r0 + 1)) // 2,
             left + c0 - 1 - (board.side - (c1 - c0 + 1)) // 2,
@@ -157,14 +157,14 @@ class Search:
     def put(self, wid: int, start: int, d: int) -> None:
         self.log.append((True, wid, start, d))
         word = self.words[wid]
-        self.grid.place(wid, word, start, d)
+        self.board.place(wid, word, start, d)
         self.total += len(word)
         self.req += self.required[wid]
 
     def take(self, wid: int) -> Placed:
-        _, start, d = self.grid.words[wid]
+        _, start, d = self.board.words[wid]
         self.log.append((False, wid, start, d))
-        self.grid.remove(wid)
+        self.board.remove(wid)
         self.total -= len(self.words[wid])
         self.req -= self.required[wid]
         return wid, start, d
@@ -179,7 +179,7 @@ class Search:
         """
         taken = []
         stack = [wid]
-        board = self.grid
+        board = self.board
         letters, owner = board.letters, board.owner
         while stack:
             w = stack.pop()
@@ -204,7 +204,7 @@ class Search:
         Adding words cannot do that (the placement rules), so only the spans
         of the words taken out need a look.
         """
-        board = self.grid
+        board = self.board
         letters = board.letters
         for was_put, wid, start, d in self.log:
             if was_put:
@@ -224,7 +224,7 @@ class Search:
     def mend(self) -> list[int]:
         """Take out words until no stray run is left (after loading a partial layout)."""
         taken = []
-        board = self.grid
+        board = self.board
         while pairs := board.orphan_pairs():
             cell, d = pairs[0]
             nxt = cell + board.step[d]
@@ -235,7 +235,7 @@ class Search:
     def undo(self) -> None:
         """Revert every put and take since the log was last cleared."""
         log = self.log
-        board = self.grid
+        board = self.board
         while log:
             was_put, wid, start, d = log.pop()
             word = self.words[wid]
@@ -249,27 +249,27 @@ class Search:
                 self.req += self.required[wid]
 
     def crossings(self) -> int:
-        return self.total - self.grid.occ[0].bit_count()
+        return self.total - self.board.occ[0].bit_count()
 
     def score(self) -> float:
         return REQUIRED_WEIGHT * self.req + LETTER_WEIGHT * self.total + self.crossings()
 
     def key(self) -> tuple:
         """The search key of the current grid, without building a Layout."""
-        rows, cols = self.grid.box()
+        rows, cols = self.board.box()
         return (self.req, self.total, self.crossings(), -(rows * cols), -max(rows, cols))
 
     def unplaced(self) -> list[int]:
-        return [w for w in range(len(self.words)) if w not in self.grid.words]
+        return [w for w in range(len(self.words)) if w not in self.board.words]
 
     # ---------------------------------------------------------- destroy
     def partners(self, wid: int) -> list[int]:
         """Words crossing `wid`."""
-        return self.grid.partners(wid)
+        return self.board.partners(wid)
 
     def stranded(self) -> list[int]:
         """Words outside the largest connected piece (by cells; ties to the piece with the lowest cell)."""
-        board = self.grid
+        board = self.board
         if len(board.words) <= 1:
             return []
         pieces = board.pieces()
@@ -279,12 +279,12 @@ class Search:
         return sorted(w for w, (_, start, _) in board.words.items() if not main >> start & 1)
 
     def pick_leaves(self) -> list[int]:
-        leaves = [w for w in sorted(self.grid.words) if self.grid.crossings_of(w) <= 1]
+        leaves = [w for w in sorted(self.board.words) if self.board.crossings_of(w) <= 1]
         self.rng.shuffle(leaves)
         return sorted(leaves[: 2 + self.rng.below(5)])
 
     def pick_random(self) -> list[int]:
-        words = sorted(self.grid.words)
+        words = sorted(self.board.words)
         self.rng.shuffle(words)
         return sorted(words[: RANDOM_MIN + self.rng.below(RANDOM_SPAN)])
 
@@ -295,7 +295,7 @@ class Search:
         return sorted(pending, key=lambda w: keyed[w], reverse=True)
 
     def insert(self, wid: int) -> bool:
-        board = self.grid
+        board = self.board
         word = self.words[wid]
         if not board.words:
             if len(word) > board.cap:
@@ -365,7 +365,7 @@ class Search:
         if self.strays():
             self.undo()  # a word that held two others' cells together is gone: a run no answer holds
             return
-        if len(self.grid.words) < self.floor:
+        if len(self.board.words) < self.floor:
             self.undo()  # a lone word, however required, is not a crossword
             return
         delta = self.score() - before
@@ -437,7 +437,7 @@ def run_box(
     for wid in s.stranded():
         s.take(wid)
     s.repair(s.unplaced())
-    s.floor = min(2, len(s.grid.words))
+    s.floor = min(2, len(s.board.words))
     best_key, best = s.key(), s.snapshot()
     t_ratio = T_END / t_start
     for i in range(steps):
@@ -470,13 +470,12 @@ def from_layout(layout: Layout, entries: Sequence[Entry]) -> list[Placed]:
 
 
 def steps_for(answers: int) -> int:
-    """The step budget at effort 1: 40 an answer, between MIN_STEPS and STEPS_PER_EFFORT.
+    """The step budget at effort 1: 50 an answer, between MIN_STEPS and STEPS_PER_EFFORT.
 
-    Measured on lists of 12 to 35 answers, 1,500 steps found no more crossings
-    than this budget. 1,200 keeps the default layout of a 40-answer list near
-    1.5 s on one core; per run, 1,500 steps gave no more crossings on average
-    over our puzzles and lists of 40 and 80 words (0.2%, less than the
-    spread between seeds).
+    Measured over our puzzles and lists of 40 and 80 English words (4 seeds
+    each): 2,000 steps found 1.3% more crossings than 1,500, and 1,500 than
+    1,200 about none (less than the spread between seeds); 2,000 keeps the
+    default layout of a 40-answer list near 1.5 s on one core.
     """
     return max(MIN_STEPS, min(STEPS_PER_EFFORT, STEPS_PER_ANSWER * answers))
 
@@ -530,25 +529,22 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
     if not entries:
         return grid_to_layout(Grid(params.size), entries, seed=params.seed or 0, strategy=NAME, params=params)
     base = params.seed if params.seed is not None else 0
-    runs = 1 if params.seed is not None else max(1, min(params.seeds, RUNS))
+    starts = 1 if params.seed is not None else max(1, min(params.seeds, GREEDY_STARTS))
+    greedy = max(
+        (freeform.build_seed(entries, seed, params) for seed in range(base, base + starts)),
+        key=lambda layout: (search_key(layout), -layout.seed),
+    )
     budget = steps_for(len(entries)) * max(1, params.effort)
-    best: tuple[tuple, list[Placed], Layout] | None = None
-    loose = replace(params, size=params.size + SLACK)
+    key, placed = improve(entries, greedy, params.size, budget)
     letters = sum(len(e.answer) for e in entries if len(e.answer) <= params.size)
-    best: tuple[tuple, list[Placed], int] | None = None
-    for seed in range(base, base + runs):
-        key, placed = improve(entries, freeform.build_seed(entries, seed, params), params.size, budget)
-        if key[1] < letters:
-            # a tight cap: a greedy layout a little wider may hold every answer, and come down to the cap
-            wide_key, wide = improve(entries, freeform.build_seed(entries, seed, loose), params.size, budget)
-            if (len(wide) > 1, wide_key) > (len(placed) > 1, key):
-                key, placed = wide_key, wide
+    if key[1] < letters:
+        # a tight cap: a greedy layout a little wider may hold every answer, and come down to the cap
+        loose = freeform.build_seed(entries, greedy.seed, replace(params, size=params.size + SLACK))
+        wide_key, wide = improve(entries, loose, params.size, budget)
         # as inside a run, a grid of one word (however required) never beats a crossword
-        if best is None or (len(placed) > 1, key) > (len(best[1]) > 1, best[0]):
-            best = key, placed, seed
-    assert best is not None
-    _, placed, seed = best
+        if (len(wide) > 1, wide_key) > (len(placed) > 1, key):
+            key, placed = wide_key, wide
     grid = to_grid(entries, placed, params.size)
     if grid.orphan_pairs():  # never expected; a stray run would break the one-run-one-answer rule
-        return freeform.build_seed(entries, seed, params)
-    return grid_to_layout(grid, entries, seed=seed, strategy=NAME, params=params)
+        return greedy
+    return grid_to_layout(grid, entries, seed=greedy.seed, strategy=NAME, params=params)
