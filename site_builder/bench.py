@@ -29,6 +29,7 @@ own random numbers, genxword is seeded with the run number.
 
 - best x / avg x: the most crossings of the 3 runs, and their mean;
 - placed: the most answers placed in a run, of the input (fill not counted);
+- grid: the best run's box, width x height;
 - compact: bounding-box area per placed word (fill included), best run;
 - frags: two-letter runs that are no word, best run; fill: fill words, best run;
 - letters: letter cells of the best run; % chk: its share of checked cells;
@@ -107,6 +108,7 @@ class Row:
     best_crossings: int
     avg_crossings: float
     placed: int
+    grid: str  # the best layout's box, width x height
     compactness: float
     fragments: int
     fill: int
@@ -129,6 +131,7 @@ def measure(name: str, strategy: str, entries: tuple[Entry, ...], layouts: list[
         best_crossings=max(cross),
         avg_crossings=round(sum(cross) / len(cross), 1),
         placed=max(user_placed(lay) for lay in layouts),
+        grid=f"{best.cols}x{best.rows}",
         compactness=round(compactness(best), 2),
         fragments=len(fragments(best)),
         fill=len(best.fill_words),
@@ -319,6 +322,7 @@ COLUMNS = (
     ("best_crossings", "best x", 6, "d"),
     ("avg_crossings", "avg x", 6, ".1f"),
     ("placed", "placed", 7, "s"),
+    ("grid", "grid", 5, "s"),
     ("compactness", "compact", 7, ".2f"),
     ("fragments", "frags", 5, "d"),
     ("fill", "fill", 4, "d"),

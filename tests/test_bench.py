@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from site_builder import bench
 from site_builder.layout import STRATEGIES, dictionary, freeform
 
@@ -69,6 +71,8 @@ def test_bench_runs_every_registered_strategy_and_writes_json(tmp_path, monkeypa
     }
     row = data["rows"][0]
     assert row["placed"] <= row["answers"] and row["fragments"] == 0 and row["fill"] == 0
+    width, height = map(int, row["grid"].split("x"))  # the best layout's box
+    assert max(width, height) <= 23 and width * height / row["placed"] == pytest.approx(row["compactness"], abs=0.01)
     text = capsys.readouterr().out
     assert "late-comer" in text and "best x" in text
     # every registered strategy by default
