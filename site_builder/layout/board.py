@@ -27,6 +27,8 @@ wraps a letter from one row into the next inside the starts that are tried.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 ACROSS, DOWN = 0, 1
 
 
@@ -70,6 +72,25 @@ def fill(seed: int, inside: int, step: int) -> int:
     return g | h
 
 
+@lru_cache(maxsize=16)
+def _masks(side: int) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The fixed masks of a side x side board: (window, starts, rows_from, cols_from).
+
+    starts[n]: the window cells where an across word of n letters fits (the
+    same mask serves down words, in transposed cells); rows_from[r] /
+    cols_from[c]: the cells in rows >= r / columns >= c (index W: none), to
+    cut bands of starts out of the window.
+    """
+    W = side + 2
+    rows = range(1, side + 1)
+    window = sum(((1 << side) - 1) << (r * W + 1) for r in rows)
+    starts = (0,) + tuple(sum(((1 << (side - n + 1)) - 1) << (r * W + 1) for r in rows) for n in range(1, side + 1))
+    every = (1 << (W * W)) - 1
+    rows_from = tuple(every >> (r * W) << (r * W) for r in range(W + 1))
+    cols_from = tuple(sum((((1 << W) - 1) >> c << c) << (i * W) for i in range(W)) for c in range(W + 1))
+    return window, starts, rows_from, cols_from
+
+
 class Board:
     """Mutable side x side window: place and remove words, list valid spots."""
 
@@ -95,14 +116,7 @@ class Board:
         self._shapes: dict[str, tuple[int, int, dict[str, int], dict[str, int]]] = {}
         self._limits: dict[tuple, tuple[int, int]] = {}  # (bounds, length) -> allowed starts across, down
         self._fits: tuple[dict[str, int], dict[str, int]] = ({}, {})
-        self._window = sum(1 << (r * W + c) for r in range(1, side + 1) for c in range(1, side + 1))
-        # _starts[n]: window cells where an across word of n letters fits (the same mask serves down, transposed)
-        self._starts = [0] * (side + 1)
-        for n in range(1, side + 1):
-            self._starts[n] = sum(1 << (r * W + c) for r in range(1, side + 1) for c in range(1, side - n + 2))
-        # cells in rows >= r / columns >= c (index W: none), to cut bands of starts out of the window
-        self._rows_from = [sum(1 << (i * W + c) for i in range(r, W) for c in range(W)) for r in range(W + 1)]
-        self._cols_from = [sum(1 << (i * W + j) for i in range(W) for j in range(c, W)) for c in range(W + 1)]
+        self._window, self._starts, self._rows_from, self._cols_from = _masks(side)
 
     # ------------------------------------------------------------ coordinates
     def cell(self, row: int, col: int) -> int:
