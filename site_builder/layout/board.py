@@ -1,4 +1,4 @@
-"""A fixed square window of the grid as bitboards: the optimizer's fast engine.
+"""A square window of the grid as bitboards: the optimizer's fast engine.
 
 The `optimize` search spends nearly all its time asking "where may this word
 go?". `Grid.spots` answers by trying every cell that holds one of the word's
@@ -19,6 +19,11 @@ letter of the word:
 Down words are found the same way on a transposed copy of every bitboard,
 so both directions share one code path: in the transposed board a down word
 runs across.
+
+The window may be wider than the size cap (the search leaves the layout
+room to drift): the starts are then cut to the band of rows and columns
+that keeps the letters' box within cap x cap, as `Grid`'s cap does.
+Connected pieces come from flood fills along the words (`pieces`).
 
 Cells are `row * W + col` with a one-cell empty border around the window
 (`W = side + 2`; rows and columns 1..side are the window), so a shift never
@@ -44,9 +49,11 @@ def smear(bits: int, n: int) -> int:
 
 
 def fill(seed: int, inside: int, step: int) -> int:
-    """Every cell of `inside` reachable from `seed` by steps of +-step staying inside (runs up to 32 long).
+    """The cells of `inside` reachable from `seed` by steps of +-step without leaving `inside`.
 
-    Kogge-Stone fills: five doubling shifts each way instead of one shift a cell.
+    Kogge-Stone fills: five doubling shifts each way instead of one shift a
+    cell, so one call reaches 31 cells each way (longer runs take another
+    call, as `Board.pieces` repeats until nothing new is reached).
     """
     s2, s4, s8, s16 = step * 2, step * 4, step * 8, step * 16
     g, p = seed, inside
