@@ -183,6 +183,15 @@ def test_twin_peaks_target(twin_default):
     assert layout.rows <= 21 and layout.cols <= 21 and layout.crossings >= 50
 
 
+def test_answers_longer_than_the_size_are_left_out_not_a_crash():
+    layout = layout_entries(make_entries("ABCDEFG", "HIJKLMN"), LayoutParams(size=5, strategy="optimize"))
+    assert layout.placements == () and [e.answer for e in layout.unplaced] == ["ABCDEFG", "HIJKLMN"]
+    assert layout.strategy == "optimize"
+    layout = layout_entries(make_entries("ABCDEFG", "CAT", "TOE"), LayoutParams(size=5, strategy="optimize"))
+    assert {p.answer for p in layout.placements} == {"CAT", "TOE"} and [e.answer for e in layout.unplaced] == ["ABCDEFG"]
+    assert_valid(layout)
+
+
 def test_lone_required_word_is_left_out_not_kept_alone(quick):
     # a starred answer that crosses nothing: the search keeps the crossing pair
     # (layout_puzzle then names the starred one) rather than a grid of one word

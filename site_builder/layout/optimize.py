@@ -534,6 +534,8 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
         (freeform.build_seed(entries, seed, params) for seed in range(base, base + starts)),
         key=lambda layout: (search_key(layout), -layout.seed),
     )
+    if not greedy.placements:
+        return replace(greedy, strategy=NAME)  # no answer fits the size at all
     budget = steps_for(len(entries)) * max(1, params.effort)
     key, placed = improve(entries, greedy, params.size, budget)
     letters = sum(len(e.answer) for e in entries if len(e.answer) <= params.size)
