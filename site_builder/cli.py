@@ -32,6 +32,13 @@ def _print_error(exc: CrosswordError) -> None:
         print(f"error: {exc}", file=sys.stderr)
 
 
+def _effort(value: str) -> int:
+    n = _positive(value)
+    if not 1 <= n <= 10:
+        raise argparse.ArgumentTypeError(f"must be 1 to 10, not {n}")
+    return n
+
+
 def _positive(value: str) -> int:
     try:
         n = int(value)
@@ -82,7 +89,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return 2
     path = Path(args.words)
     puzzle = read_puzzle(path, require_front_matter=False)
-    params = params_for(puzzle, seed=args.seed, seeds=args.seeds, size=args.size, strategy=args.strategy)
+    params = params_for(
+        puzzle, seed=args.seed, seeds=args.seeds, size=args.size, strategy=args.strategy, effort=args.effort
+    )
     if args.size is not None:
         too_long = [e for e in puzzle.entries if len(e.answer) > args.size]
         if too_long:
@@ -211,6 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--seeds", type=_positive, help="how many seeds to search (default: front matter, else 200)")
     gen.add_argument("--size", type=_positive, help="grid cap, squares a side (default: front matter, else 23)")
     gen.add_argument("--strategy", choices=sorted(STRATEGIES), help="layout strategy")
+    gen.add_argument(
+        "--effort", type=_effort, help="1 to 10: how long optimize and adjacency search (default: front matter, else 1)"
+    )
     gen.set_defaults(func=cmd_generate)
 
     lint = sub.add_parser("lint", help="check puzzle files: errors and editorial warnings, as file:line:col lines")

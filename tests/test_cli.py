@@ -73,6 +73,15 @@ def test_size_option_rejects_long_answer(tmp_path):
     assert r.returncode == 2 and "more than --size 10" in r.stderr
 
 
+def test_effort_option():
+    one = run("generate", "--words", TP, "--seed", "0", "--json")
+    two = run("generate", "--words", TP, "--seed", "0", "--json", "--effort", "2")
+    assert one.returncode == two.returncode == 0, two.stderr
+    assert json.loads(one.stdout)["result"] != json.loads(two.stdout)["result"]  # twice the steps: another layout
+    r = run("generate", "--words", TP, "--effort", "11")
+    assert r.returncode == 2 and "--effort: must be 1 to 10, not 11" in r.stderr
+
+
 def test_missing_file():
     r = run("generate", "--words", "/nonexistent/x.txt")
     assert r.returncode == 2 and "/nonexistent/x.txt: cannot read the file" in r.stderr
