@@ -126,13 +126,19 @@ def test_undo_restores_the_grid(twin_peaks):
     s = optimize.Search(twin_peaks.entries, 23, Rng(1), origin)
     s.load(placed)
     assert s.snapshot() == sorted(placed)
-    before = (s.snapshot(), list(s.board.letters), s.board.occ[:], s.board.along[:], s.total, s.req, s.board.box())
+
+    def state():
+        b = s.board
+        letter = [{ch: m for ch, m in d.items() if m} for d in b.letter]  # every letter bitboard, both ways
+        return s.snapshot(), list(b.letters), b.occ[:], b.along[:], b.down, letter, s.total, s.req, b.box()
+
+    before = state()
     s.log.clear()
     for wid in s.pick_random():
         s.take(wid)
     s.repair(s.unplaced())
     s.undo()
-    assert (s.snapshot(), list(s.board.letters), s.board.occ[:], s.board.along[:], s.total, s.req, s.board.box()) == before
+    assert state() == before
 
 
 # ------------------------------------------------------------ determinism
