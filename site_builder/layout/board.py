@@ -303,20 +303,6 @@ class Board:
         step = self.step[d]
         return sum(1 for j in range(len(word)) if other[start + j * step] != -1)
 
-    def partners(self, wid: int) -> list[int]:
-        """Words crossing `wid`, in order along it."""
-        word, start, d = self.words[wid]
-        other = self.owner[1 - d]
-        step = self.step[d]
-        out = []
-        cell = start
-        for _ in word:
-            o = other[cell]
-            if o != -1:
-                out.append(o)
-            cell += step
-        return out
-
     def pieces(self) -> list[int]:
         """The connected pieces of the board as cell masks, the first holding the lowest cell.
 

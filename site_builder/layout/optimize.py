@@ -263,10 +263,6 @@ class Search:
         return [w for w in range(len(self.words)) if w not in self.board.words]
 
     # ---------------------------------------------------------- destroy
-    def partners(self, wid: int) -> list[int]:
-        """Words crossing `wid`."""
-        return self.board.partners(wid)
-
     def stranded(self) -> list[int]:
         """Words outside the largest connected piece (by cells; ties to the piece with the lowest cell)."""
         board = self.board
