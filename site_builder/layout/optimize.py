@@ -67,6 +67,12 @@ from .grid import ACROSS, DOWN, ORIGIN, STRIDE, Grid, Spot
 from .result import grid_to_layout, search_key
 from .rng import Rng
 
+try:
+    from . import _anneal  # the compiled inner loop (setup.py builds it; `pip install -e .` does)
+except ImportError:  # pragma: no cover - a checkout run without building: the same layouts, slower
+    _anneal = None
+_use_compiled = True  # tests switch it off to compare the two engines
+
 NAME = "optimize"
 
 SLACK = 2  # squares past the size cap the first boxes of a run may use (never the result)
@@ -424,7 +430,50 @@ def run_box(
     With `need` and `probe`: give up after `probe` steps unless the box has by
     then held a layout whose key starts with `need` (every answer the bigger
     box held), leaving the rest of the steps to the caller.
+
+    The compiled engine (`_anneal.run_box`) does it when it is built, and
+    `run_box_python` otherwise: the same search, step for step, so the same
+    layout (tests/test_anneal.py); the compiled one is about 30 times faster.
     """
+    if _anneal is None or not _use_compiled:
+        return run_box_python(entries, start, side, steps, rng, need=need, probe=probe, t_start=t_start)
+    (top, left), placed = start
+    codes = _letter_codes(entries)
+    if codes is None:
+        return run_box_python(entries, start, side, steps, rng, need=need, probe=probe, t_start=t_start)
+    settings = (
+        LETTER_WEIGHT, REQUIRED_WEIGHT, NOISE_UNIT, GROWTH, JITTER, LEAF_MOVES,
+        RANDOM_MIN, RANDOM_SPAN, RETRY_CAP, MARGIN,
+    )
+    rows = [(wid, *divmod(cell, STRIDE), d) for wid, cell, d in placed]
+    key, best, used, rng.state = _anneal.run_box(
+        codes, [int(e.required) for e in entries], side + 2 * MARGIN, side, (top - MARGIN, left - MARGIN), rows,
+        rng.state, steps, probe, tuple(need) if need else None, t_start, T_END, settings,
+    )
+    return key, [(wid, r * STRIDE + c, d) for wid, r, c, d in best], used
+
+
+def _letter_codes(entries: Sequence[Entry]) -> list[bytes] | None:
+    """Each answer as bytes of letter codes 1-255 (by the letters' sorted order), or None past 255 letters."""
+    alphabet = sorted({ch for e in entries for ch in e.answer})
+    if len(alphabet) > 255:
+        return None
+    code = {ch: i + 1 for i, ch in enumerate(alphabet)}
+    return [bytes(code[ch] for ch in e.answer) for e in entries]
+
+
+def run_box_python(
+    entries: Sequence[Entry],
+    start: Window,
+    side: int,
+    steps: int,
+    rng: Rng,
+    *,
+    need: tuple = (),
+    probe: int = 0,
+    t_start: float = T_START,
+) -> tuple[tuple, list[Placed], int]:
+    """`run_box` in Python: the reference the compiled engine is held to."""
     (top, left), placed = start
     s = Search(entries, side, rng, (top - MARGIN, left - MARGIN), MARGIN)
     s.load(placed)

@@ -1,0 +1,921 @@
+/* The optimizer's inner loop in C: `optimize.run_box`, step for step.
+ *
+ * `optimize.Search` (Python) is the reference: this file does the same
+ * large-neighbourhood search with the same random draws, the same order of
+ * spots and the same floating-point sums, so both give the same layout for
+ * the same input (tests/test_anneal.py holds them equal). Only the speed
+ * differs: about 30 times faster, which the optimizer spends on more steps.
+ *
+ * The board is a window of side x side cells with an empty border one cell
+ * wide (W = side + 2 cells a row), as in `board.Board`: a cell is
+ * row * W + col, rows and columns 1..side. Letters are small codes (1..255),
+ * 0 for an empty cell; owner[d][cell] is the word of direction d through a
+ * cell, or -1.
+ *
+ * Spots are found from the letters already on the board: for each letter
+ * cell not yet in a word of the direction tried, and each position of that
+ * letter in the word, one candidate start, checked once (a stamp per start),
+ * by the rules of `grid.Grid.check`.
+ *
+ * Build flags: -ffp-contract=off, so that no multiply-add is fused and every
+ * sum rounds as Python's does.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ rng */
+/* SplitMix64, as rng.Rng */
+
+typedef struct {
+    uint64_t state;
+} Rng;
+
+static uint64_t next64(Rng *r)
+{
+    r->state += 0x9E3779B97F4A7C15ULL;
+    uint64_t z = r->state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static double rnd(Rng *r) { return (double)(next64(r) >> 11) / 9007199254740992.0; }
+
+static uint64_t below(Rng *r, uint64_t n)
+{
+    uint64_t rem = (UINT64_MAX % n + 1) % n; /* 2**64 mod n */
+    for (;;) {
+        uint64_t x = next64(r);
+        if (rem == 0 || x < (uint64_t)0 - rem)
+            return x % n;
+    }
+}
+
+static void shuffle(Rng *r, int *items, int len)
+{
+    for (int i = len - 1; i > 0; i--) {
+        int j = (int)below(r, (uint64_t)i + 1);
+        int t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+/* ------------------------------------------------------------- settings */
+
+typedef struct {
+    double letter_weight, required_weight, noise_unit, growth, jitter, leaf_moves;
+    int random_min, random_span, retry_cap, margin;
+} Settings;
+
+/* --------------------------------------------------------------- search */
+
+typedef struct {
+    int put, wid, start, d;
+} LogEntry;
+
+typedef struct {
+    int cross, start, d;
+} Spot;
+
+typedef struct {
+    /* words */
+    int nwords;
+    int *len;
+    unsigned char **code;
+    int *required;
+    /* board */
+    int side, W, cells, cap;
+    unsigned char *letters;
+    int *owner[2];
+    int *rowcnt, *colcnt;
+    int *pos, *dir; /* start cell and direction of each word, pos -1 when off the board */
+    int occupied, nplaced;
+    /* search */
+    int total, req, floor;
+    int origin_r, origin_c; /* grid row/col of window row/col 0 */
+    Rng rng;
+    Settings set;
+    LogEntry *log;
+    int nlog, caplog;
+    Spot *spots;
+    int *stamp[2];
+    int gen;
+    /* scratch, nwords each */
+    int *scratch_a, *scratch_b, *scratch_c, *uf, *cells_of, *low_of;
+    double *order_key;
+} Search;
+
+static int step_of(const Search *s, int d) { return d ? s->W : 1; }
+
+static void board_place(Search *s, int w, int start, int d)
+{
+    int step = step_of(s, d), n = s->len[w], W = s->W;
+    const unsigned char *code = s->code[w];
+    int cell = start;
+    for (int j = 0; j < n; j++, cell += step) {
+        if (!s->letters[cell]) {
+            s->letters[cell] = code[j];
+            s->occupied++;
+            s->rowcnt[cell / W]++;
+            s->colcnt[cell % W]++;
+        }
+        s->owner[d][cell] = w;
+    }
+    s->pos[w] = start;
+    s->dir[w] = d;
+    s->nplaced++;
+}
+
+static void board_remove(Search *s, int w)
+{
+    int d = s->dir[w], step = step_of(s, d), n = s->len[w], W = s->W;
+    int *other = s->owner[1 - d];
+    int cell = s->pos[w];
+    for (int j = 0; j < n; j++, cell += step) {
+        s->owner[d][cell] = -1;
+        if (other[cell] == -1) {
+            s->letters[cell] = 0;
+            s->occupied--;
+            s->rowcnt[cell / W]--;
+            s->colcnt[cell % W]--;
+        }
+    }
+    s->pos[w] = -1;
+    s->nplaced--;
+}
+
+static int log_push(Search *s, int put, int w, int start, int d)
+{
+    if (s->nlog == s->caplog) {
+        int cap = s->caplog * 2;
+        LogEntry *grown = realloc(s->log, sizeof(LogEntry) * cap);
+        if (!grown)
+            return -1;
+        s->log = grown;
+        s->caplog = cap;
+    }
+    s->log[s->nlog++] = (LogEntry){put, w, start, d};
+    return 0;
+}
+
+static int put(Search *s, int w, int start, int d)
+{
+    if (log_push(s, 1, w, start, d))
+        return -1;
+    board_place(s, w, start, d);
+    s->total += s->len[w];
+    s->req += s->required[w];
+    return 0;
+}
+
+static int take(Search *s, int w)
+{
+    if (log_push(s, 0, w, s->pos[w], s->dir[w]))
+        return -1;
+    board_remove(s, w);
+    s->total -= s->len[w];
+    s->req -= s->required[w];
+    return 0;
+}
+
+static void undo(Search *s)
+{
+    while (s->nlog) {
+        LogEntry e = s->log[--s->nlog];
+        if (e.put) {
+            board_remove(s, e.wid);
+            s->total -= s->len[e.wid];
+            s->req -= s->required[e.wid];
+        } else {
+            board_place(s, e.wid, e.start, e.d);
+            s->total += s->len[e.wid];
+            s->req += s->required[e.wid];
+        }
+    }
+}
+
+/* (min row, min col, max row, max col) of the letters, in cell rows/cols; the board must not be empty */
+static void bounds(const Search *s, int *r0, int *c0, int *r1, int *c1)
+{
+    int W = s->W, a = 0, b = W - 1;
+    while (!s->rowcnt[a])
+        a++;
+    while (!s->rowcnt[b])
+        b--;
+    *r0 = a;
+    *r1 = b;
+    a = 0;
+    b = W - 1;
+    while (!s->colcnt[a])
+        a++;
+    while (!s->colcnt[b])
+        b--;
+    *c0 = a;
+    *c1 = b;
+}
+
+static int crossings(const Search *s) { return s->total - s->occupied; }
+
+static double score(const Search *s)
+{
+    return s->set.required_weight * s->req + s->set.letter_weight * s->total + crossings(s);
+}
+
+typedef struct {
+    long v[5];
+} Key;
+
+static Key key_of(const Search *s)
+{
+    long rows = 0, cols = 0;
+    if (s->occupied) {
+        int r0, c0, r1, c1;
+        bounds(s, &r0, &c0, &r1, &c1);
+        rows = r1 - r0 + 1;
+        cols = c1 - c0 + 1;
+    }
+    Key k = {{s->req, s->total, crossings(s), -(rows * cols), -(rows > cols ? rows : cols)}};
+    return k;
+}
+
+static int key_cmp(const Key *a, const Key *b, int upto)
+{
+    for (int i = 0; i < upto; i++)
+        if (a->v[i] != b->v[i])
+            return a->v[i] < b->v[i] ? -1 : 1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- rules */
+
+static int spot_cmp(const void *pa, const void *pb)
+{
+    const Spot *a = pa, *b = pb;
+    if (a->cross != b->cross)
+        return a->cross < b->cross ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->d - b->d;
+}
+
+/* Every valid spot for word w, sorted by (crossings, start, direction), as `Board.spots`. */
+static int find_spots(Search *s, int w)
+{
+    int n = s->len[w], cap = s->cap, side = s->side, W = s->W;
+    const unsigned char *code = s->code[w];
+    if (n > cap || !s->occupied)
+        return 0;
+    int r0, c0, r1, c1;
+    bounds(s, &r0, &c0, &r1, &c1);
+    /* starts that keep the letters' box within cap x cap, and the word inside the window:
+       [d][0..3] = row lo, row hi, col lo, col hi */
+    int lim[2][4] = {
+        {r1 - cap + 1, r0 + cap - 1, c1 - cap + 1, c0 + cap - n},
+        {r1 - cap + 1, r0 + cap - n, c1 - cap + 1, c0 + cap - 1},
+    };
+    int hi_row[2] = {side, side - n + 1}, hi_col[2] = {side - n + 1, side};
+    for (int d = 0; d < 2; d++) {
+        if (lim[d][0] < 1) lim[d][0] = 1;
+        if (lim[d][2] < 1) lim[d][2] = 1;
+        if (lim[d][1] > hi_row[d]) lim[d][1] = hi_row[d];
+        if (lim[d][3] > hi_col[d]) lim[d][3] = hi_col[d];
+    }
+    if (++s->gen == INT32_MAX) {
+        memset(s->stamp[0], 0, sizeof(int) * s->cells);
+        memset(s->stamp[1], 0, sizeof(int) * s->cells);
+        s->gen = 1;
+    }
+    int gen = s->gen, count = 0;
+    const unsigned char *letters = s->letters;
+    for (int r = r0; r <= r1; r++) {
+        for (int c = c0; c <= c1; c++) {
+            int cell = r * W + c;
+            unsigned char L = letters[cell];
+            if (!L)
+                continue;
+            for (int d = 0; d < 2; d++) {
+                if (s->owner[d][cell] != -1)
+                    continue;
+                int step = d ? W : 1, perp = d ? 1 : W;
+                int *owner = s->owner[d];
+                for (int j = 0; j < n; j++) {
+                    if (code[j] != L)
+                        continue;
+                    int start = cell - j * step;
+                    int sr = start / W, sc = start % W;
+                    if (sr < lim[d][0] || sr > lim[d][1] || sc < lim[d][2] || sc > lim[d][3])
+                        continue;
+                    if (s->stamp[d][start] == gen)
+                        continue;
+                    s->stamp[d][start] = gen;
+                    if (letters[start - step] || letters[start + n * step])
+                        continue;
+                    int cross = 0, ok = 1, at = start;
+                    for (int k = 0; k < n; k++, at += step) {
+                        unsigned char here = letters[at];
+                        if (here) {
+                            if (here != code[k] || owner[at] != -1) {
+                                ok = 0;
+                                break;
+                            }
+                            cross++;
+                        } else if (letters[at - perp] || letters[at + perp]) {
+                            ok = 0;
+                            break;
+                        }
+                    }
+                    if (ok && cross < n)
+                        s->spots[count++] = (Spot){cross, start, d};
+                }
+            }
+        }
+    }
+    qsort(s->spots, count, sizeof(Spot), spot_cmp);
+    return count;
+}
+
+static int crossings_of(const Search *s, int w)
+{
+    int d = s->dir[w], step = step_of(s, d), cell = s->pos[w], out = 0;
+    const int *other = s->owner[1 - d];
+    for (int j = 0; j < s->len[w]; j++, cell += step)
+        out += other[cell] != -1;
+    return out;
+}
+
+/* --------------------------------------------------------------- repair */
+
+/* 1 placed, 0 no spot, -1 error */
+static int insert(Search *s, int w)
+{
+    int n = s->len[w];
+    if (!s->nplaced) {
+        if (n > s->cap)
+            return 0;
+        int side = s->side;
+        return put(s, w, (side / 2 + 1) * s->W + (side - n) / 2 + 1, 0) ? -1 : 1;
+    }
+    int count = find_spots(s, w);
+    if (!count)
+        return 0;
+    int r0, c0, r1, c1, W = s->W;
+    bounds(s, &r0, &c0, &r1, &c1);
+    double best_score = -INFINITY;
+    int best = 0;
+    uint64_t bits = 0;
+    for (int k = 0; k < count; k++) {
+        if (!(k & 7))
+            bits = next64(&s->rng);
+        const Spot *p = &s->spots[k];
+        int sr = p->start / W, sc = p->start % W;
+        int er = p->d ? sr + n - 1 : sr, ec = p->d ? sc : sc + n - 1;
+        int grow = (r0 > sr ? r0 - sr : 0) + (er > r1 ? er - r1 : 0) + (c0 > sc ? c0 - sc : 0) + (ec > c1 ? ec - c1 : 0);
+        double v = (double)p->cross + s->set.noise_unit * (double)(bits & 255) - s->set.growth * (double)grow;
+        bits >>= 8;
+        if (v > best_score) {
+            best_score = v;
+            best = k;
+        }
+    }
+    return put(s, w, s->spots[best].start, s->spots[best].d) ? -1 : 1;
+}
+
+static Search *order_owner; /* the search whose keys order_cmp reads (qsort has no context argument) */
+
+static int order_cmp(const void *pa, const void *pb)
+{
+    int a = *(const int *)pa, b = *(const int *)pb;
+    const Search *s = order_owner;
+    if (s->required[a] != s->required[b])
+        return s->required[a] > s->required[b] ? -1 : 1;
+    if (s->order_key[a] != s->order_key[b])
+        return s->order_key[a] > s->order_key[b] ? -1 : 1;
+    return a < b ? -1 : (a > b);
+}
+
+/* Insert the words of `pending` (ascending ids) that fit: required first, then longest with a jitter.
+   `pending` is reordered in place. Returns 0, or -1 on error. */
+static int repair(Search *s, int *pending, int np)
+{
+    for (int i = 0; i < np; i++)
+        s->order_key[pending[i]] = (double)s->len[pending[i]] + rnd(&s->rng) * s->set.jitter;
+    order_owner = s;
+    qsort(pending, np, sizeof(int), order_cmp);
+    int *left = s->scratch_c;
+    for (int pass = 0; pass < 2; pass++) {
+        int nleft = 0;
+        for (int i = 0; i < np; i++) {
+            int r = insert(s, pending[i]);
+            if (r < 0)
+                return -1;
+            if (!r)
+                left[nleft++] = pending[i];
+        }
+        if (!nleft || nleft == np)
+            break;
+        memcpy(pending, left, sizeof(int) * nleft);
+        np = nleft;
+    }
+    return 0;
+}
+
+/* -------------------------------------------------------------- destroy */
+
+static int uf_find(int *uf, int x)
+{
+    while (uf[x] != x) {
+        uf[x] = uf[uf[x]];
+        x = uf[x];
+    }
+    return x;
+}
+
+/* Words outside the largest connected piece (by cells; ties to the piece with the lowest cell), ascending. */
+static int stranded(Search *s, int *out)
+{
+    if (s->nplaced <= 1)
+        return 0;
+    int nw = s->nwords, *uf = s->uf, *cells = s->cells_of, *low = s->low_of;
+    for (int w = 0; w < nw; w++)
+        uf[w] = w;
+    for (int w = 0; w < nw; w++) {
+        if (s->pos[w] < 0)
+            continue;
+        int d = s->dir[w], step = step_of(s, d), cell = s->pos[w];
+        const int *other = s->owner[1 - d];
+        for (int j = 0; j < s->len[w]; j++, cell += step) {
+            if (other[cell] != -1) {
+                int a = uf_find(uf, w), b = uf_find(uf, other[cell]);
+                if (a != b)
+                    uf[a] = b;
+            }
+        }
+    }
+    for (int w = 0; w < nw; w++) {
+        cells[w] = 0;
+        low[w] = INT32_MAX;
+    }
+    for (int w = 0; w < nw; w++) {
+        if (s->pos[w] < 0)
+            continue;
+        int root = uf_find(uf, w);
+        int own = s->len[w];
+        if (s->dir[w] == 0)
+            own -= crossings_of(s, w); /* a crossing cell counts once: for its across word, not at all */
+        cells[root] += own;
+        if (s->pos[w] < low[root])
+            low[root] = s->pos[w];
+    }
+    int main = -1, pieces = 0;
+    for (int w = 0; w < nw; w++) {
+        if (s->pos[w] < 0 || uf_find(uf, w) != w)
+            continue;
+        pieces++;
+        if (main < 0 || cells[w] > cells[main] || (cells[w] == cells[main] && low[w] < low[main]))
+            main = w;
+    }
+    if (pieces <= 1)
+        return 0;
+    int k = 0;
+    for (int w = 0; w < nw; w++)
+        if (s->pos[w] >= 0 && uf_find(uf, w) != main)
+            out[k++] = w;
+    return k;
+}
+
+static int int_cmp(const void *pa, const void *pb)
+{
+    int a = *(const int *)pa, b = *(const int *)pb;
+    return (a > b) - (a < b);
+}
+
+static int pick_leaves(Search *s, int *out)
+{
+    int k = 0;
+    for (int w = 0; w < s->nwords; w++)
+        if (s->pos[w] >= 0 && crossings_of(s, w) <= 1)
+            out[k++] = w;
+    shuffle(&s->rng, out, k);
+    int take_n = 2 + (int)below(&s->rng, 5);
+    if (take_n > k)
+        take_n = k;
+    qsort(out, take_n, sizeof(int), int_cmp);
+    return take_n;
+}
+
+static int pick_random(Search *s, int *out)
+{
+    int k = 0;
+    for (int w = 0; w < s->nwords; w++)
+        if (s->pos[w] >= 0)
+            out[k++] = w;
+    shuffle(&s->rng, out, k);
+    int take_n = s->set.random_min + (int)below(&s->rng, (uint64_t)s->set.random_span);
+    if (take_n > k)
+        take_n = k;
+    qsort(out, take_n, sizeof(int), int_cmp);
+    return take_n;
+}
+
+/* Whether a word taken out this step left two letters side by side that no one word holds. */
+static int strays(const Search *s)
+{
+    for (int i = 0; i < s->nlog; i++) {
+        const LogEntry *e = &s->log[i];
+        if (e->put)
+            continue;
+        int step = step_of(s, e->d), cell = e->start;
+        const int *own = s->owner[e->d];
+        for (int j = 0; j < s->len[e->wid] - 1; j++, cell += step) {
+            int nxt = cell + step;
+            if (s->letters[cell] && s->letters[nxt]) {
+                int held = own[cell];
+                if (held == -1 || held != own[nxt])
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------------- step */
+
+static int step(Search *s, double temperature)
+{
+    int nw = s->nwords;
+    double before = score(s);
+    s->nlog = 0;
+    int *victims = s->scratch_a, *pending = s->scratch_b;
+    int nv = rnd(&s->rng) < s->set.leaf_moves ? pick_leaves(s, victims) : pick_random(s, victims);
+    int np = 0;
+    for (int w = 0; w < nw; w++)
+        if (s->pos[w] < 0)
+            pending[np++] = w;
+    if (np > s->set.retry_cap) {
+        shuffle(&s->rng, pending, np);
+        np = s->set.retry_cap;
+    }
+    for (int i = 0; i < nv; i++)
+        if (take(s, victims[i]))
+            return -1;
+    for (int i = 0; i < nv; i++)
+        pending[np++] = victims[i];
+    int ns = stranded(s, victims); /* the victims are in pending now: reuse their array */
+    for (int i = 0; i < ns; i++) {
+        if (take(s, victims[i]))
+            return -1;
+        pending[np++] = victims[i];
+    }
+    qsort(pending, np, sizeof(int), int_cmp);
+    if (repair(s, pending, np))
+        return -1;
+    if (strays(s) || s->nplaced < s->floor) {
+        undo(s);
+        return 0;
+    }
+    double delta = score(s) - before;
+    if (delta >= 0 || rnd(&s->rng) < exp(delta / temperature))
+        return 0;
+    undo(s);
+    return 0;
+}
+
+/* Move the words to the middle of the window when they reach its edge. */
+static void recenter(Search *s)
+{
+    if (!s->nplaced)
+        return;
+    int r0, c0, r1, c1, side = s->side, W = s->W;
+    bounds(s, &r0, &c0, &r1, &c1);
+    if (r0 > 1 && c0 > 1 && r1 < side && c1 < side)
+        return;
+    int dr = r0 - 1 - (side - (r1 - r0 + 1)) / 2;
+    int dc = c0 - 1 - (side - (c1 - c0 + 1)) / 2;
+    int nw = s->nwords, *starts = s->scratch_a;
+    for (int w = 0; w < nw; w++) {
+        starts[w] = s->pos[w];
+        if (s->pos[w] >= 0)
+            board_remove(s, w);
+    }
+    for (int w = 0; w < nw; w++)
+        if (starts[w] >= 0)
+            board_place(s, w, starts[w] - dr * W - dc, s->dir[w]);
+    s->origin_r += dr;
+    s->origin_c += dc;
+}
+
+/* Take `w` out, and any word whose cells it alone kept from forming a stray run (as Search.take_clean). */
+static int take_clean(Search *s, int w)
+{
+    int *stack = s->scratch_a, top = 0;
+    stack[top++] = w;
+    while (top) {
+        int x = stack[--top];
+        if (x < 0 || s->pos[x] < 0)
+            continue;
+        int d = s->dir[x], step = step_of(s, d), cell = s->pos[x];
+        if (take(s, x))
+            return -1;
+        int kept_before = 0;
+        for (int j = 0; j < s->len[x]; j++, cell += step) {
+            int kept = s->letters[cell] != 0;
+            if (kept && kept_before && top < 2 * s->nwords + 2 * s->cells)
+                stack[top++] = s->owner[1 - d][cell];
+            kept_before = kept;
+        }
+    }
+    return 0;
+}
+
+/* Take out words until no two letters side by side lack a word holding both (after loading). */
+static int mend(Search *s)
+{
+    for (;;) {
+        int found = -1, fd = 0;
+        for (int cell = 0; cell < s->cells - s->W && found < 0; cell++) {
+            if (!s->letters[cell])
+                continue;
+            for (int d = 0; d < 2; d++) {
+                int nxt = cell + step_of(s, d);
+                if (s->letters[nxt]) {
+                    int here = s->owner[d][cell];
+                    if (here == -1 || here != s->owner[d][nxt]) {
+                        found = cell;
+                        fd = d;
+                        break;
+                    }
+                }
+            }
+        }
+        if (found < 0)
+            return 0;
+        int nxt = found + step_of(s, fd);
+        int holder = s->owner[1 - fd][nxt];
+        if (take_clean(s, holder != -1 ? holder : s->owner[fd][nxt]))
+            return -1;
+    }
+}
+
+/* ------------------------------------------------------------- python */
+
+static void search_free(Search *s)
+{
+    if (!s)
+        return;
+    if (s->code)
+        for (int w = 0; w < s->nwords; w++)
+            free(s->code[w]);
+    free(s->code);
+    free(s->len);
+    free(s->required);
+    free(s->letters);
+    free(s->owner[0]);
+    free(s->owner[1]);
+    free(s->rowcnt);
+    free(s->colcnt);
+    free(s->pos);
+    free(s->dir);
+    free(s->log);
+    free(s->spots);
+    free(s->stamp[0]);
+    free(s->stamp[1]);
+    free(s->scratch_a);
+    free(s->scratch_b);
+    free(s->scratch_c);
+    free(s->uf);
+    free(s->cells_of);
+    free(s->low_of);
+    free(s->order_key);
+    free(s);
+}
+
+static Search *search_new(int nwords, int side, int cap)
+{
+    Search *s = calloc(1, sizeof(Search));
+    if (!s)
+        return NULL;
+    s->nwords = nwords;
+    s->side = side;
+    s->cap = cap;
+    s->W = side + 2;
+    s->cells = s->W * s->W;
+    int n = nwords > 0 ? nwords : 1, cells = s->cells;
+    s->len = calloc(n, sizeof(int));
+    s->code = calloc(n, sizeof(unsigned char *));
+    s->required = calloc(n, sizeof(int));
+    s->letters = calloc(cells, 1);
+    s->owner[0] = malloc(sizeof(int) * cells);
+    s->owner[1] = malloc(sizeof(int) * cells);
+    s->rowcnt = calloc(s->W, sizeof(int));
+    s->colcnt = calloc(s->W, sizeof(int));
+    s->pos = malloc(sizeof(int) * n);
+    s->dir = calloc(n, sizeof(int));
+    s->caplog = 4 * n + 64;
+    s->log = malloc(sizeof(LogEntry) * s->caplog);
+    s->spots = malloc(sizeof(Spot) * 2 * cells);
+    s->stamp[0] = calloc(cells, sizeof(int));
+    s->stamp[1] = calloc(cells, sizeof(int));
+    /* pending may hold every word plus victims and stranded ones, each at most once: 2n suffices */
+    /* scratch_a also serves take_clean's stack: at most one entry per letter of a word taken, 2 a cell */
+    s->scratch_a = malloc(sizeof(int) * (2 * (size_t)n + 2 * (size_t)cells));
+    s->scratch_b = malloc(sizeof(int) * 2 * n);
+    s->scratch_c = malloc(sizeof(int) * 2 * n);
+    s->uf = malloc(sizeof(int) * n);
+    s->cells_of = malloc(sizeof(int) * n);
+    s->low_of = malloc(sizeof(int) * n);
+    s->order_key = malloc(sizeof(double) * n);
+    if (!s->len || !s->code || !s->required || !s->letters || !s->owner[0] || !s->owner[1] || !s->rowcnt ||
+        !s->colcnt || !s->pos || !s->dir || !s->log || !s->spots || !s->stamp[0] || !s->stamp[1] ||
+        !s->scratch_a || !s->scratch_b || !s->scratch_c || !s->uf || !s->cells_of || !s->low_of || !s->order_key) {
+        search_free(s);
+        return NULL;
+    }
+    for (int i = 0; i < cells; i++)
+        s->owner[0][i] = s->owner[1][i] = -1;
+    for (int w = 0; w < n; w++)
+        s->pos[w] = -1;
+    return s;
+}
+
+static PyObject *snapshot(const Search *s)
+{
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int w = 0; w < s->nwords; w++) {
+        if (s->pos[w] < 0)
+            continue;
+        int r = s->pos[w] / s->W - 1 + s->origin_r, c = s->pos[w] % s->W - 1 + s->origin_c;
+        PyObject *item = Py_BuildValue("(iiii)", w, r, c, s->dir[w]);
+        if (!item || PyList_Append(out, item)) {
+            Py_XDECREF(item);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(run_box_doc,
+    "run_box(words, required, side, cap, origin, placed, rng_state, steps, probe, need, t_start, t_end, settings)\n"
+    "--\n\n"
+    "Anneal inside a cap x cap box on a side x side window, as optimize.run_box does in Python.\n\n"
+    "words: bytes of letter codes (1-255) per word; required: 0/1 per word; origin: grid (row, col) of\n"
+    "the window's top-left cell; placed: (word, row, col, direction) in grid rows/cols, inside the window;\n"
+    "need: (required, letters) a smaller box must reach by step `probe`, or None; settings: (letter weight,\n"
+    "required weight, noise unit, growth, jitter, leaf share, random min, random span, retry cap, margin).\n"
+    "Returns (best key, best placements as (word, row, col, direction), steps used, rng state).");
+
+static PyObject *py_run_box(PyObject *self, PyObject *args)
+{
+    PyObject *words, *required, *placed, *need;
+    int side, cap, origin_r, origin_c, steps, probe;
+    unsigned long long rng_state;
+    double t_start, t_end;
+    Settings set;
+    if (!PyArg_ParseTuple(args, "OOii(ii)OKiiOdd(ddddddiiii)", &words, &required, &side, &cap, &origin_r,
+                          &origin_c, &placed, &rng_state, &steps, &probe, &need, &t_start, &t_end,
+                          &set.letter_weight, &set.required_weight, &set.noise_unit, &set.growth, &set.jitter,
+                          &set.leaf_moves, &set.random_min, &set.random_span, &set.retry_cap, &set.margin))
+        return NULL;
+    if (!PyList_Check(words) || !PyList_Check(required) || !PyList_Check(placed)) {
+        PyErr_SetString(PyExc_TypeError, "words, required and placed must be lists");
+        return NULL;
+    }
+    Py_ssize_t nw = PyList_GET_SIZE(words);
+    if (PyList_GET_SIZE(required) != nw || side < 1 || side > 4000 || cap < 1 || cap > side || nw > 1000000 ||
+        set.random_span < 1 || set.retry_cap < 0) {
+        PyErr_SetString(PyExc_ValueError, "run_box: inconsistent arguments");
+        return NULL;
+    }
+    int has_need = need != Py_None;
+    long need_req = 0, need_total = 0;
+    if (has_need && !PyArg_ParseTuple(need, "ll", &need_req, &need_total))
+        return NULL;
+    Search *s = search_new((int)nw, side, cap);
+    if (!s)
+        return PyErr_NoMemory();
+    s->rng.state = rng_state;
+    s->set = set;
+    s->origin_r = origin_r;
+    s->origin_c = origin_c;
+    for (Py_ssize_t w = 0; w < nw; w++) {
+        PyObject *b = PyList_GET_ITEM(words, w);
+        char *buf;
+        Py_ssize_t n;
+        if (PyBytes_AsStringAndSize(b, &buf, &n) < 0)
+            goto fail;
+        if (n < 1) { /* a word longer than the box is fine: it finds no spot, and waits */
+            PyErr_SetString(PyExc_ValueError, "run_box: empty word");
+            goto fail;
+        }
+        s->len[w] = (int)n;
+        s->code[w] = malloc(n);
+        if (!s->code[w]) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        memcpy(s->code[w], buf, n);
+        for (Py_ssize_t j = 0; j < n; j++)
+            if (!s->code[w][j]) {
+                PyErr_SetString(PyExc_ValueError, "run_box: letter code 0");
+                goto fail;
+            }
+        long r = PyLong_AsLong(PyList_GET_ITEM(required, w));
+        if (r == -1 && PyErr_Occurred())
+            goto fail;
+        s->required[w] = r != 0;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(placed); i++) {
+        int w, r, c, d;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(placed, i), "iiii", &w, &r, &c, &d))
+            goto fail;
+        if (w < 0 || w >= nw || s->pos[w] >= 0 || (d != 0 && d != 1)) {
+            PyErr_SetString(PyExc_ValueError, "run_box: bad placement");
+            goto fail;
+        }
+        int wr = r - origin_r, wc = c - origin_c, n = s->len[w];
+        int er = d ? wr + n - 1 : wr, ec = d ? wc : wc + n - 1;
+        if (wr < 0 || wc < 0 || er >= side || ec >= side) {
+            PyErr_SetString(PyExc_ValueError, "run_box: a placement lies outside the window");
+            goto fail;
+        }
+        board_place(s, w, (wr + 1) * s->W + wc + 1, d);
+        s->total += n;
+        s->req += s->required[w];
+    }
+    /* the start may have lost words (shrinking): no stray runs, and one piece, before anything else */
+    s->nlog = 0;
+    if (mend(s))
+        goto nomem;
+    int *pending = s->scratch_b, np = stranded(s, pending);
+    for (int i = 0; i < np; i++)
+        if (take(s, pending[i]))
+            goto nomem;
+    np = 0;
+    for (int w = 0; w < s->nwords; w++)
+        if (s->pos[w] < 0)
+            pending[np++] = w;
+    if (repair(s, pending, np))
+        goto nomem;
+    s->floor = s->nplaced < 2 ? s->nplaced : 2;
+    Key best_key = key_of(s);
+    PyObject *best = snapshot(s);
+    if (!best)
+        goto fail;
+    double t_ratio = t_end / t_start;
+    Key need_key = {{need_req, need_total, 0, 0, 0}};
+    int used = steps;
+    for (int i = 0; i < steps; i++) {
+        if (i == probe && has_need && key_cmp(&best_key, &need_key, 2) < 0) {
+            used = i;
+            break;
+        }
+        if (step(s, t_start * pow(t_ratio, (double)i / steps))) {
+            Py_DECREF(best);
+            goto nomem;
+        }
+        if (set.margin)
+            recenter(s);
+        Key k = key_of(s);
+        if (key_cmp(&k, &best_key, 5) > 0) {
+            best_key = k;
+            PyObject *now = snapshot(s);
+            if (!now) {
+                Py_DECREF(best);
+                goto fail;
+            }
+            Py_SETREF(best, now);
+        }
+        if ((i & 1023) == 1023 && PyErr_CheckSignals()) {
+            Py_DECREF(best);
+            goto fail;
+        }
+    }
+    PyObject *result = Py_BuildValue("((lllll)NiK)", best_key.v[0], best_key.v[1], best_key.v[2], best_key.v[3],
+                                     best_key.v[4], best, used, (unsigned long long)s->rng.state);
+    search_free(s);
+    return result;
+nomem:
+    PyErr_NoMemory();
+fail:
+    search_free(s);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"run_box", py_run_box, METH_VARARGS, run_box_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_anneal", "The optimizer's inner loop in C (see optimize.run_box).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__anneal(void) { return PyModule_Create(&module); }

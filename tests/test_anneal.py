@@ -1,0 +1,111 @@
+"""The compiled search (`_anneal.run_box`) against its Python reference (`optimize.run_box_python`).
+
+Both must make the same random draws, try the same spots in the same order and add the same floats:
+the same input gives the same best layout, key, steps used and generator state. Anything less would
+make a layout depend on whether the extension was built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from site_builder.bench import generated_entries
+from site_builder.layout import freeform, layout_entries, optimize
+from site_builder.layout.rng import Rng
+from site_builder.model import LayoutParams
+from site_builder.source import read_puzzle
+
+from .conftest import ROOT, make_entries
+from .helpers import assert_valid
+
+
+def test_the_compiled_engine_is_built():
+    # `pip install -e .` (make's set-up) compiles it; without it every layout is about 20 times slower
+    assert optimize._anneal is not None
+
+
+def both(entries, start, side, steps, seed, **kw):
+    out = []
+    for compiled in (False, True):
+        optimize._use_compiled = compiled
+        rng = Rng(seed)
+        try:
+            key, placed, used = optimize.run_box(entries, start, side, steps, rng, **kw)
+        finally:
+            optimize._use_compiled = True
+        out.append((key, placed, used, rng.state))
+    return out
+
+
+def start_for(entries, side, seed, greedy_size=None):
+    greedy = freeform.build_seed(entries, seed, LayoutParams(size=greedy_size or side))
+    words = [e.answer for e in entries]
+    if not greedy.placements:
+        return (0, 0), []  # nothing fits: the search starts from an empty board
+    return optimize.shrink(optimize.from_layout(greedy, entries), words, side)
+
+
+@pytest.mark.parametrize("name", ["twin-peaks", "solar-system", "kitchen-herbs"])
+@pytest.mark.parametrize("seed", [0, 5])
+def test_same_search_as_python_on_our_puzzles(name, seed):
+    entries = read_puzzle(ROOT / "puzzles" / f"{name}.txt").entries
+    side = 21
+    python, compiled = both(entries, start_for(entries, side, seed), side, 250, seed)
+    assert compiled == python
+    assert python[2] == 250 and python[0][1] > 0
+
+
+def test_same_search_when_a_smaller_box_gives_up_early():
+    entries = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt").entries
+    # a box far too small for every answer: both give up at the probe, with the same best
+    python, compiled = both(entries, start_for(entries, 15, 3, greedy_size=23), 15, 400, 3, need=(4, 256), probe=100)
+    assert compiled == python
+    assert python[2] == 100
+
+
+def test_same_search_with_a_cooler_start_and_other_settings(monkeypatch):
+    entries = read_puzzle(ROOT / "puzzles" / "world-capitals.txt").entries
+    start = start_for(entries, 29, 1, greedy_size=31)  # the greedy start loses words to the smaller box
+    monkeypatch.setattr(optimize, "RETRY_CAP", 3)
+    monkeypatch.setattr(optimize, "LEAF_MOVES", 0.6)
+    monkeypatch.setattr(optimize, "GROWTH", 0.0)
+    python, compiled = both(entries, start, 29, 200, 1, t_start=optimize.T_POLISH)
+    assert compiled == python
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(count=st.integers(2, 40), seed=st.integers(0, 10_000), side=st.integers(5, 19), starred=st.integers(0, 3))
+def test_same_search_on_generated_lists(count, seed, side, starred):
+    entries = [replace(e, required=i < starred) for i, e in enumerate(generated_entries(count, seed=seed))]
+    python, compiled = both(entries, start_for(entries, side, seed), side, 60, seed)
+    assert compiled == python
+
+
+def test_same_search_with_words_longer_than_the_box_and_letters_past_ascii():
+    entries = make_entries("ÉCLAIR", "CRÈME", "BRÛLÉE", "ÉTÉ", "ABCDEFGHIJKLMNOPQRST", "LAIT", "MIEL")
+    python, compiled = both(entries, start_for(entries, 9, 0), 9, 120, 0)
+    assert compiled == python
+    assert not any(entries[w].answer == "ABCDEFGHIJKLMNOPQRST" for w, _, _ in python[1])
+
+
+def test_layouts_agree_whole(monkeypatch):
+    """The whole strategy (greedy starts, box descent, a tight cap's second run) gives the same layout."""
+    entries = read_puzzle(ROOT / "puzzles" / "solar-system.txt").entries
+    monkeypatch.setattr(optimize, "STEPS_PER_EFFORT", 400)
+    params = LayoutParams(size=19, strategy="optimize")
+    compiled = layout_entries(entries, params)
+    monkeypatch.setattr(optimize, "_use_compiled", False)
+    assert layout_entries(entries, params) == compiled
+    assert_valid(compiled)
+
+
+def test_an_empty_start_and_a_start_outside_the_window():
+    entries = make_entries("CAT", "TOE")
+    python, compiled = both(entries, ((0, 0), []), 7, 30, 0)
+    assert compiled == python and len(python[1]) == 2
+    with pytest.raises(ValueError, match="outside the window"):
+        optimize.run_box(entries, ((0, 0), [(0, 500 * optimize.STRIDE, 0)]), 7, 10, Rng(0))
