@@ -45,7 +45,7 @@ def start_for(entries, side, seed, greedy_size=None):
     greedy = freeform.build_seed(entries, seed, LayoutParams(size=greedy_size or side))
     words = [e.answer for e in entries]
     if not greedy.placements:
-        return (0, 0), []  # nothing fits: the search starts from an empty board
+        return divmod(optimize.ORIGIN, optimize.STRIDE), []  # nothing fits: the search starts from an empty board
     return optimize.shrink(optimize.from_layout(greedy, entries), words, side)
 
 
@@ -105,7 +105,7 @@ def test_layouts_agree_whole(monkeypatch):
 
 def test_an_empty_start_and_a_start_outside_the_window():
     entries = make_entries("CAT", "TOE")
-    python, compiled = both(entries, ((0, 0), []), 7, 30, 0)
+    python, compiled = both(entries, (divmod(optimize.ORIGIN, optimize.STRIDE), []), 7, 30, 0)
     assert compiled == python and len(python[1]) == 2
     with pytest.raises(ValueError, match="outside the window"):
         optimize.run_box(entries, ((0, 0), [(0, 500 * optimize.STRIDE, 0)]), 7, 10, Rng(0))

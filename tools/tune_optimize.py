@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/tune_optimize.py [--seeds 4] [--offset 0] [--effort 1] [NAME=VALUE ...]
 
-Lays out our puzzles (twin-peaks, solar-system, world-capitals) and lists of 40 and 80 real English
+Lays out our puzzles (twin-peaks, solar-system, world-capitals, and twin-peaks again in 21x21) and lists of 40 and 80 real English
 words (those of tools/measure_layout.py) with seeds offset..offset+N-1 pinned, one layout each, after
 setting each NAME=VALUE on site_builder.layout.optimize (for instance T_START=1.0 GROWTH=0.6). Prints
 the total crossings, the mean crossings / box area per list and the CPU seconds per seed. One seed's
@@ -33,6 +33,7 @@ def lists() -> list[tuple[str, tuple, int]]:
     for name in ("twin-peaks", "solar-system", "world-capitals"):
         p = read_puzzle(ROOT / "puzzles" / f"{name}.txt")
         out.append((name, p.entries, p.meta.size))
+    out.append(("twin-peaks-21", out[0][1], 21))  # the target box
     out += [("english-40", english(40), 29), ("english-80", english(80), 35)]
     return out
 

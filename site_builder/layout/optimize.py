@@ -423,7 +423,7 @@ def run_box(
     *,
     need: tuple = (),
     probe: int = 0,
-    t_start: float = T_START,
+    t_start: float | None = None,
 ) -> tuple[tuple, list[Placed], int]:
     """Anneal inside a side x side box from `start`: the best (key, placements) met, and the steps used.
 
@@ -448,7 +448,7 @@ def run_box(
     rows = [(wid, *divmod(cell, STRIDE), d) for wid, cell, d in placed]
     key, best, used, rng.state = _anneal.run_box(
         codes, [int(e.required) for e in entries], side + 2 * MARGIN, side, (top - MARGIN, left - MARGIN), rows,
-        rng.state, steps, probe, tuple(need) if need else None, t_start, T_END, settings,
+        rng.state, steps, probe, tuple(need) if need else None, T_START if t_start is None else t_start, T_END, settings,
     )
     return key, [(wid, r * STRIDE + c, d) for wid, r, c, d in best], used
 
@@ -471,7 +471,7 @@ def run_box_python(
     *,
     need: tuple = (),
     probe: int = 0,
-    t_start: float = T_START,
+    t_start: float | None = None,
 ) -> tuple[tuple, list[Placed], int]:
     """`run_box` in Python: the reference the compiled engine is held to."""
     (top, left), placed = start
@@ -484,6 +484,7 @@ def run_box_python(
     s.repair(s.unplaced())
     s.floor = min(2, len(s.board.words))
     best_key, best = s.key(), s.snapshot()
+    t_start = T_START if t_start is None else t_start  # read at call time, so tools/tune_optimize.py can set it
     t_ratio = T_END / t_start
     for i in range(steps):
         if i == probe and need and best_key[: len(need)] < need:
