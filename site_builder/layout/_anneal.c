@@ -93,6 +93,10 @@ typedef struct {
     unsigned char *letters;
     int *owner[2];
     int *rowcnt, *colcnt;
+    /* the cells holding each letter code: by_letter[code * cells + i], i < nletter[code]; at[cell] is
+       the cell's index in its letter's list */
+    int ncodes;
+    int *by_letter, *nletter, *at;
     int *pos, *dir; /* start cell and direction of each word, pos -1 when off the board */
     int occupied, nplaced;
     /* search */
@@ -120,6 +124,9 @@ static void board_place(Search *s, int w, int start, int d)
     for (int j = 0; j < n; j++, cell += step) {
         if (!s->letters[cell]) {
             s->letters[cell] = code[j];
+            int i = s->nletter[code[j]]++;
+            s->by_letter[code[j] * s->cells + i] = cell;
+            s->at[cell] = i;
             s->occupied++;
             s->rowcnt[cell / W]++;
             s->colcnt[cell % W]++;
@@ -139,6 +146,10 @@ static void board_remove(Search *s, int w)
     for (int j = 0; j < n; j++, cell += step) {
         s->owner[d][cell] = -1;
         if (other[cell] == -1) {
+            int L = s->letters[cell], *list = s->by_letter + L * s->cells;
+            int i = s->at[cell], last = list[--s->nletter[L]];
+            list[i] = last; /* the list's last cell takes this one's place */
+            s->at[last] = i;
             s->letters[cell] = 0;
             s->occupied--;
             s->rowcnt[cell / W]--;
@@ -292,46 +303,41 @@ static int find_spots(Search *s, int w)
     }
     int gen = s->gen, count = 0;
     const unsigned char *letters = s->letters;
-    for (int r = r0; r <= r1; r++) {
-        for (int c = c0; c <= c1; c++) {
-            int cell = r * W + c;
-            unsigned char L = letters[cell];
-            if (!L)
-                continue;
+    /* the order candidates come in does not matter: the spots are sorted */
+    for (int j = 0; j < n; j++) {
+        const int *list = s->by_letter + code[j] * s->cells;
+        for (int i = 0, m = s->nletter[code[j]]; i < m; i++) {
+            int cell = list[i];
             for (int d = 0; d < 2; d++) {
                 if (s->owner[d][cell] != -1)
                     continue;
                 int step = d ? W : 1, perp = d ? 1 : W;
                 int *owner = s->owner[d];
-                for (int j = 0; j < n; j++) {
-                    if (code[j] != L)
-                        continue;
-                    int start = cell - j * step;
-                    int sr = start / W, sc = start % W;
-                    if (sr < lim[d][0] || sr > lim[d][1] || sc < lim[d][2] || sc > lim[d][3])
-                        continue;
-                    if (s->stamp[d][start] == gen)
-                        continue;
-                    s->stamp[d][start] = gen;
-                    if (letters[start - step] || letters[start + n * step])
-                        continue;
-                    int cross = 0, ok = 1, at = start;
-                    for (int k = 0; k < n; k++, at += step) {
-                        unsigned char here = letters[at];
-                        if (here) {
-                            if (here != code[k] || owner[at] != -1) {
-                                ok = 0;
-                                break;
-                            }
-                            cross++;
-                        } else if (letters[at - perp] || letters[at + perp]) {
+                int start = cell - j * step;
+                int sr = start / W, sc = start % W;
+                if (sr < lim[d][0] || sr > lim[d][1] || sc < lim[d][2] || sc > lim[d][3])
+                    continue;
+                if (s->stamp[d][start] == gen)
+                    continue;
+                s->stamp[d][start] = gen;
+                if (letters[start - step] || letters[start + n * step])
+                    continue;
+                int cross = 0, ok = 1, at = start;
+                for (int k = 0; k < n; k++, at += step) {
+                    unsigned char here = letters[at];
+                    if (here) {
+                        if (here != code[k] || owner[at] != -1) {
                             ok = 0;
                             break;
                         }
+                        cross++;
+                    } else if (letters[at - perp] || letters[at + perp]) {
+                        ok = 0;
+                        break;
                     }
-                    if (ok && cross < n)
-                        s->spots[count++] = (Spot){cross, start, d};
                 }
+                if (ok && cross < n)
+                    s->spots[count++] = (Spot){cross, start, d};
             }
         }
     }
@@ -678,6 +684,9 @@ static void search_free(Search *s)
     free(s->owner[1]);
     free(s->rowcnt);
     free(s->colcnt);
+    free(s->by_letter);
+    free(s->nletter);
+    free(s->at);
     free(s->pos);
     free(s->dir);
     free(s->log);
@@ -694,7 +703,7 @@ static void search_free(Search *s)
     free(s);
 }
 
-static Search *search_new(int nwords, int side, int cap)
+static Search *search_new(int nwords, int side, int cap, int ncodes)
 {
     Search *s = calloc(1, sizeof(Search));
     if (!s)
@@ -713,6 +722,10 @@ static Search *search_new(int nwords, int side, int cap)
     s->owner[1] = malloc(sizeof(int) * cells);
     s->rowcnt = calloc(s->W, sizeof(int));
     s->colcnt = calloc(s->W, sizeof(int));
+    s->ncodes = ncodes;
+    s->by_letter = malloc(sizeof(int) * (size_t)ncodes * cells);
+    s->nletter = calloc(ncodes, sizeof(int));
+    s->at = malloc(sizeof(int) * cells);
     s->pos = malloc(sizeof(int) * n);
     s->dir = calloc(n, sizeof(int));
     s->caplog = 4 * n + 64;
@@ -730,7 +743,7 @@ static Search *search_new(int nwords, int side, int cap)
     s->low_of = malloc(sizeof(int) * n);
     s->order_key = malloc(sizeof(double) * n);
     if (!s->len || !s->code || !s->required || !s->letters || !s->owner[0] || !s->owner[1] || !s->rowcnt ||
-        !s->colcnt || !s->pos || !s->dir || !s->log || !s->spots || !s->stamp[0] || !s->stamp[1] ||
+        !s->colcnt || !s->by_letter || !s->nletter || !s->at || !s->pos || !s->dir || !s->log || !s->spots || !s->stamp[0] || !s->stamp[1] ||
         !s->scratch_a || !s->scratch_b || !s->scratch_c || !s->uf || !s->cells_of || !s->low_of || !s->order_key) {
         search_free(s);
         return NULL;
@@ -798,7 +811,19 @@ static PyObject *py_run_box(PyObject *self, PyObject *args)
     long need_req = 0, need_total = 0;
     if (has_need && !PyArg_ParseTuple(need, "ll", &need_req, &need_total))
         return NULL;
-    Search *s = search_new((int)nw, side, cap);
+    int ncodes = 1; /* letter codes in use: 1..ncodes-1 */
+    for (Py_ssize_t w = 0; w < nw; w++) {
+        PyObject *b = PyList_GET_ITEM(words, w);
+        if (!PyBytes_Check(b)) {
+            PyErr_SetString(PyExc_TypeError, "run_box: words must be bytes");
+            return NULL;
+        }
+        const unsigned char *buf = (const unsigned char *)PyBytes_AS_STRING(b);
+        for (Py_ssize_t j = 0; j < PyBytes_GET_SIZE(b); j++)
+            if (buf[j] >= ncodes)
+                ncodes = buf[j] + 1;
+    }
+    Search *s = search_new((int)nw, side, cap, ncodes);
     if (!s)
         return PyErr_NoMemory();
     s->rng.state = rng_state;
