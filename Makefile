@@ -19,7 +19,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 10
 
 $(STAMP): pyproject.toml setup.py site_builder/layout/_anneal.c
-	@tools/system-deps
+	@PYTHON=$(PYTHON) tools/system-deps
 	@echo "setup  $(VENV): virtual environment, packages and the compiled search"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test]'

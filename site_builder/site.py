@@ -42,7 +42,8 @@ REPO = PACKAGE.parent
 TEMPLATES = REPO / "templates"
 STATIC = PACKAGE / "static"
 FONTS_DIR = PACKAGE / "fonts"
-LAYOUT_CODE = [PACKAGE / "model.py", *sorted((PACKAGE / "layout").glob("*.py"))]
+# the compiled engine counts by its source: the .so it builds into differs from machine to machine
+LAYOUT_CODE = [PACKAGE / "model.py", *sorted((PACKAGE / "layout").glob("*.py")), *sorted((PACKAGE / "layout").glob("*.c"))]
 
 
 # ------------------------------------------------------------ fingerprints
@@ -61,7 +62,7 @@ def _hash_files(paths: Iterable[Path], root: Path) -> str:
 
 def code_fingerprint() -> str:
     """Hash of everything that shapes an output besides the puzzle: package, templates, static files."""
-    files = [p for p in PACKAGE.rglob("*") if p.suffix not in (".pyc",) and "__pycache__" not in p.parts]
+    files = [p for p in PACKAGE.rglob("*") if p.suffix not in (".pyc", ".so") and "__pycache__" not in p.parts]
     files += list(TEMPLATES.rglob("*")) if TEMPLATES.exists() else []
     return _hash_files(files, REPO)
 

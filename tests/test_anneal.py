@@ -96,6 +96,7 @@ def test_layouts_agree_whole(monkeypatch):
     """The whole strategy (greedy starts, box descent, a tight cap's second run) gives the same layout."""
     entries = read_puzzle(ROOT / "puzzles" / "solar-system.txt").entries
     monkeypatch.setattr(optimize, "STEPS_PER_EFFORT", 400)
+    monkeypatch.setattr(optimize, "MIN_STEPS", 400)
     params = LayoutParams(size=19, strategy="optimize")
     compiled = layout_entries(entries, params)
     monkeypatch.setattr(optimize, "_use_compiled", False)
@@ -109,3 +110,11 @@ def test_an_empty_start_and_a_start_outside_the_window():
     assert compiled == python and len(python[1]) == 2
     with pytest.raises(ValueError, match="outside the window"):
         optimize.run_box(entries, ((0, 0), [(0, 500 * optimize.STRIDE, 0)]), 7, 10, Rng(0))
+
+
+def test_an_edit_to_the_compiled_engine_invalidates_cached_layouts():
+    from site_builder import site
+
+    assert site.PACKAGE / "layout" / "_anneal.c" in site.LAYOUT_CODE
+    # the built library is left out: it differs between machines for the same source
+    assert not any(p.suffix == ".so" for p in site.LAYOUT_CODE)

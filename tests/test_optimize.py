@@ -22,6 +22,7 @@ from .helpers import assert_valid
 def quick(monkeypatch):
     """A short budget: validity does not depend on how long the search runs."""
     monkeypatch.setattr(optimize, "STEPS_PER_EFFORT", 120)
+    monkeypatch.setattr(optimize, "MIN_STEPS", 120)
 
 
 @pytest.fixture(scope="module")
