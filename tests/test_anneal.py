@@ -118,3 +118,22 @@ def test_an_edit_to_the_compiled_engine_invalidates_cached_layouts():
     assert site.PACKAGE / "layout" / "_anneal.c" in site.LAYOUT_CODE
     # the built library is left out: it differs between machines for the same source
     assert not any(p.suffix == ".so" for p in site.LAYOUT_CODE)
+
+
+def test_same_search_with_a_hard_box(monkeypatch):
+    monkeypatch.setattr(optimize, "SOFT", 0)
+    entries = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt").entries
+    python, compiled = both(entries, start_for(entries, 21, 2), 21, 200, 2)
+    assert compiled == python
+
+
+@pytest.mark.parametrize("side", [13, 17, 21])
+def test_a_soft_box_never_gives_a_layout_past_the_box(side):
+    """Steps may run past the box (SOFT), results never do."""
+    assert optimize.SOFT > 0
+    entries = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt").entries
+    key, placed, _ = optimize.run_box(entries, start_for(entries, side, 1), side, 3000, Rng(1))
+    grid = optimize.to_grid(entries, placed, side)
+    r0, c0, r1, c1 = grid.bounds()
+    assert r1 - r0 < side and c1 - c0 < side and -key[4] <= side
+    assert not grid.orphan_pairs()

@@ -68,8 +68,8 @@ static void shuffle(Rng *r, int *items, int len)
 /* ------------------------------------------------------------- settings */
 
 typedef struct {
-    double letter_weight, required_weight, noise_unit, growth, jitter, leaf_moves;
-    int random_min, random_span, retry_cap, margin;
+    double letter_weight, required_weight, noise_unit, growth, jitter, leaf_moves, overflow_start, overflow_end;
+    int random_min, random_span, retry_cap, margin, soft;
 } Settings;
 
 /* --------------------------------------------------------------- search */
@@ -89,7 +89,7 @@ typedef struct {
     unsigned char **code;
     int *required;
     /* board */
-    int side, W, cells, cap;
+    int side, W, cells, cap, box; /* window side, size cap of a step, the box a result must fit */
     unsigned char *letters;
     int *owner[2];
     int *rowcnt, *colcnt;
@@ -232,9 +232,22 @@ static void bounds(const Search *s, int *r0, int *c0, int *r1, int *c1)
 
 static int crossings(const Search *s) { return s->total - s->occupied; }
 
-static double score(const Search *s)
+/* required answers, letters and crossings, less `charge` per row and column past the box */
+static double score(const Search *s, double charge)
 {
-    return s->set.required_weight * s->req + s->set.letter_weight * s->total + crossings(s);
+    double score = s->set.required_weight * s->req + s->set.letter_weight * s->total + crossings(s);
+    if (charge != 0.0) {
+        long rows = 0, cols = 0;
+        if (s->occupied) {
+            int r0, c0, r1, c1;
+            bounds(s, &r0, &c0, &r1, &c1);
+            rows = r1 - r0 + 1;
+            cols = c1 - c0 + 1;
+        }
+        long over = (rows > s->box ? rows - s->box : 0) + (cols > s->box ? cols - s->box : 0);
+        score -= charge * over;
+    }
+    return score;
 }
 
 typedef struct {
@@ -360,6 +373,8 @@ static int crossings_of(const Search *s, int w)
 static int insert(Search *s, int w)
 {
     int n = s->len[w];
+    if (n > s->box)
+        return 0; /* longer than the box: it may never be in a result, so never in a step's layout */
     if (!s->nplaced) {
         if (n > s->cap)
             return 0;
@@ -551,10 +566,10 @@ static int strays(const Search *s)
 
 /* ----------------------------------------------------------------- step */
 
-static int step(Search *s, double temperature)
+static int step(Search *s, double temperature, double charge)
 {
     int nw = s->nwords;
-    double before = score(s);
+    double before = score(s, charge);
     s->nlog = 0;
     int *victims = s->scratch_a, *pending = s->scratch_b;
     int nv = rnd(&s->rng) < s->set.leaf_moves ? pick_leaves(s, victims) : pick_random(s, victims);
@@ -584,7 +599,7 @@ static int step(Search *s, double temperature)
         undo(s);
         return 0;
     }
-    double delta = score(s) - before;
+    double delta = score(s, charge) - before;
     if (delta >= 0 || rnd(&s->rng) < exp(delta / temperature))
         return 0;
     undo(s);
@@ -792,10 +807,11 @@ static PyObject *py_run_box(PyObject *self, PyObject *args)
     unsigned long long rng_state;
     double t_start, t_end;
     Settings set;
-    if (!PyArg_ParseTuple(args, "OOii(ii)OKiiOdd(ddddddiiii)", &words, &required, &side, &cap, &origin_r,
+    if (!PyArg_ParseTuple(args, "OOii(ii)OKiiOdd(ddddddddiiiii)", &words, &required, &side, &cap, &origin_r,
                           &origin_c, &placed, &rng_state, &steps, &probe, &need, &t_start, &t_end,
                           &set.letter_weight, &set.required_weight, &set.noise_unit, &set.growth, &set.jitter,
-                          &set.leaf_moves, &set.random_min, &set.random_span, &set.retry_cap, &set.margin))
+                          &set.leaf_moves, &set.overflow_start, &set.overflow_end, &set.random_min,
+                          &set.random_span, &set.retry_cap, &set.margin, &set.soft))
         return NULL;
     if (!PyList_Check(words) || !PyList_Check(required) || !PyList_Check(placed)) {
         PyErr_SetString(PyExc_TypeError, "words, required and placed must be lists");
@@ -803,7 +819,7 @@ static PyObject *py_run_box(PyObject *self, PyObject *args)
     }
     Py_ssize_t nw = PyList_GET_SIZE(words);
     if (PyList_GET_SIZE(required) != nw || side < 1 || side > 4000 || cap < 1 || cap > side || nw > 1000000 ||
-        set.random_span < 1 || set.retry_cap < 0) {
+        set.random_span < 1 || set.retry_cap < 0 || set.soft < 0) {
         PyErr_SetString(PyExc_ValueError, "run_box: inconsistent arguments");
         return NULL;
     }
@@ -830,6 +846,7 @@ static PyObject *py_run_box(PyObject *self, PyObject *args)
     s->set = set;
     s->origin_r = origin_r;
     s->origin_c = origin_c;
+    s->box = cap;
     for (Py_ssize_t w = 0; w < nw; w++) {
         PyObject *b = PyList_GET_ITEM(words, w);
         char *buf;
@@ -894,7 +911,9 @@ static PyObject *py_run_box(PyObject *self, PyObject *args)
     PyObject *best = snapshot(s);
     if (!best)
         goto fail;
-    double t_ratio = t_end / t_start;
+    if (set.soft) /* steps may now take a little more than the box, at a charge */
+        s->cap = cap + set.soft < side ? cap + set.soft : side;
+    double t_ratio = t_end / t_start, o_ratio = set.overflow_end / set.overflow_start;
     Key need_key = {{need_req, need_total, 0, 0, 0}};
     int used = steps;
     for (int i = 0; i < steps; i++) {
@@ -902,14 +921,15 @@ static PyObject *py_run_box(PyObject *self, PyObject *args)
             used = i;
             break;
         }
-        if (step(s, t_start * pow(t_ratio, (double)i / steps))) {
+        double charge = set.soft ? set.overflow_start * pow(o_ratio, (double)i / steps) : 0.0;
+        if (step(s, t_start * pow(t_ratio, (double)i / steps), charge)) {
             Py_DECREF(best);
             goto nomem;
         }
         if (set.margin)
             recenter(s);
         Key k = key_of(s);
-        if (key_cmp(&k, &best_key, 5) > 0) {
+        if (key_cmp(&k, &best_key, 5) > 0 && -k.v[4] <= cap) {
             best_key = k;
             PyObject *now = snapshot(s);
             if (!now) {

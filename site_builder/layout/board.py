@@ -125,6 +125,11 @@ class Board:
         self._fits: tuple[dict[str, int], dict[str, int]] = ({}, {})
         self._window, self._starts, self._rows_from, self._cols_from = _masks(side)
 
+    def set_cap(self, cap: int) -> None:
+        """Change the size cap (at most the window's side)."""
+        self.cap = min(cap, self.side)
+        self._limits.clear()
+
     # ------------------------------------------------------------ coordinates
     def cell(self, row: int, col: int) -> int:
         """The cell of window row/col (0-based)."""
