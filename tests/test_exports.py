@@ -64,7 +64,8 @@ notes: |
 @pytest.fixture(scope="module")
 def tp() -> tuple[Puzzle, Layout]:
     puzzle = read_puzzle(PUZZLES / "twin-peaks.txt")
-    return puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=3, strategy="freeform"))
+    # seeds/000's builder at its own size (23): seed 3's grid, whose first clue is LAURA's
+    return puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=3, strategy="freeform", size=23))
 
 
 @pytest.fixture(scope="module")
@@ -335,7 +336,7 @@ def test_out_dir_files_are_deterministic_across_hash_seeds(tmp_path):
 
 
 def test_format_prints_each_export(tmp_path):
-    args = ("generate", "--words", TP, "--seed", "3", "--strategy", "freeform", "--format")
+    args = ("generate", "--words", TP, "--seed", "3", "--strategy", "freeform", "--size", "23", "--format")
     out = {fmt: run(*args, fmt) for fmt in ("text", "solution", "json", "ipuz", "puz", "xd", "md")}
     assert all(r.returncode == 0 for r in out.values()), {k: r.stderr for k, r in out.items()}
     assert out["text"].stdout.startswith(b"Twin Peaks\n") and b"LAURA" not in out["text"].stdout.split(b"Across")[1]
@@ -346,7 +347,7 @@ def test_format_prints_each_export(tmp_path):
     assert xdformat.xdfile(out["xd"].stdout.decode("utf-8")).get_header("Title") == "Twin Peaks"
     assert out["md"].stdout.startswith(b"# Twin Peaks\n")
     # the same bytes as the file --out-dir writes
-    r = run("generate", "--words", TP, "--seed", "3", "--strategy", "freeform", "--out-dir", str(tmp_path))
+    r = run("generate", "--words", TP, "--seed", "3", "--strategy", "freeform", "--size", "23", "--out-dir", str(tmp_path))
     assert r.returncode == 0
     assert (tmp_path / "twin-peaks.puz").read_bytes() == out["puz"].stdout
     assert (tmp_path / "twin-peaks.ipuz").read_bytes() == out["ipuz"].stdout

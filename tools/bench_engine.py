@@ -1,9 +1,11 @@
-"""Time the two rule checkers on the same grid: Grid.spots (cell by cell) and Board.spots (bitboards).
+"""Time the rule checkers and the two search engines: Grid.spots (cell by cell), Board.spots (bitboards),
+and a step of the optimize search in Python (optimize.Search on the board) and compiled (_anneal.c).
 
     .venv/bin/python tools/bench_engine.py
 
 Loads a greedy twin-peaks layout into both, takes out every fifth word (so the spot lists are not
-empty), then times spots() for each answer, place and remove, and the optimize search's steps.
+empty), then times spots() for each answer, place and remove, and the optimize search's steps in each
+engine (the two make the same steps: tests/test_anneal.py).
 Figures are microseconds a call (best of 5 repeats), on one core.
 """
 
@@ -70,13 +72,23 @@ def main() -> None:
     grid_pr = best_of(5, grid_cycle) / 1000 * 1e6
     board_pr = best_of(5, board_cycle) / 1000 * 1e6
     start_window = optimize.shrink(optimize.from_layout(greedy, entries), words, SIDE)
-    steps = 1000
-    t0 = time.process_time()
-    optimize.run_box(entries, start_window, SIDE, steps, Rng(0))
-    step_us = (time.process_time() - t0) / steps * 1e6
+    step_us = {}
+    for compiled, steps in ((False, 1000), (True, 20000)):
+        if compiled and optimize._anneal is None:
+            continue
+        optimize._use_compiled = compiled
+        t0 = time.process_time()
+        optimize.run_box(entries, start_window, SIDE, steps, Rng(0))
+        step_us[compiled] = (time.process_time() - t0) / steps * 1e6
+    optimize._use_compiled = True
     print(f"spots, one answer:   Grid {grid_us:7.1f} us   Board {board_us:7.1f} us   ({grid_us / board_us:.1f}x)")
     print(f"remove + place:      Grid {grid_pr:7.1f} us   Board {board_pr:7.1f} us   ({word}, {len(word)} letters)")
-    print(f"optimize search step on the board: {step_us:.0f} us ({steps} steps, twin-peaks in {SIDE}x{SIDE})")
+    print(f"optimize search step, Python (Search on the board): {step_us[False]:.0f} us (1,000 steps)")
+    if True in step_us:
+        print(f"optimize search step, compiled (_anneal.c): {step_us[True]:.1f} us (20,000 steps), "
+              f"{step_us[False] / step_us[True]:.0f}x")
+    else:
+        print("optimize search step, compiled: not built (pip install -e . builds it)")
 
 
 if __name__ == "__main__":
