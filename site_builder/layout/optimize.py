@@ -467,7 +467,7 @@ def run_box(
 
     The compiled engine (`_anneal.run_box`) does it when it is built, and
     `run_box_python` otherwise: the same search, step for step, so the same
-    layout (tests/test_anneal.py); the compiled one is about 30 times faster.
+    layout (tests/test_anneal.py); the compiled one is about 40 times faster.
     """
     if _anneal is None or not _use_compiled:
         return run_box_python(entries, start, side, steps, rng, need=need, probe=probe, t_start=t_start)
@@ -557,7 +557,7 @@ def steps_for(answers: int) -> int:
 
     Measured with tools/tune_optimize.py (6 seeds of 6 lists, total
     crossings): 2,000 steps at most gave 2,226; 20,000 gave 2,349 (+5.5%);
-    40,000 gave 2,384 (+7.1%); 80,000 only 2,397 more. 40,000 steps take
+    40,000 gave 2,384 (+7.1%); 80,000 only 2,397. 40,000 steps take
     the compiled engine about 0.7 s for a 40-answer list on one core.
     """
     return max(MIN_STEPS, min(STEPS_PER_EFFORT, STEPS_PER_ANSWER * answers))
