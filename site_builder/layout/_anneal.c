@@ -4,7 +4,8 @@
  * large-neighbourhood search with the same random draws, the same order of
  * spots and the same floating-point sums, so both give the same layout for
  * the same input (tests/test_anneal.py holds them equal). Only the speed
- * differs: about 30 times faster, which the optimizer spends on more steps.
+ * differs: about 40 times faster (tools/bench_engine.py), which the
+ * optimizer spends on more steps.
  *
  * The board is a window of side x side cells with an empty border one cell
  * wide (W = side + 2 cells a row), as in `board.Board`: a cell is
@@ -12,10 +13,10 @@
  * 0 for an empty cell; owner[d][cell] is the word of direction d through a
  * cell, or -1.
  *
- * Spots are found from the letters already on the board: for each letter
- * cell not yet in a word of the direction tried, and each position of that
- * letter in the word, one candidate start, checked once (a stamp per start),
- * by the rules of `grid.Grid.check`.
+ * Spots are found from the letters already on the board: for each position
+ * of the word, each cell holding that letter (a list per letter) and not yet
+ * in a word of the direction tried gives one candidate start, checked once
+ * (a stamp per start) by the rules of `grid.Grid.check`.
  *
  * Build flags: -ffp-contract=off, so that no multiply-add is fused and every
  * sum rounds as Python's does.
