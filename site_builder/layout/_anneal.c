@@ -288,15 +288,16 @@ static int spot_cmp(const void *pa, const void *pb)
     return a->d - b->d;
 }
 
-/* Every valid spot for word w, sorted by (crossings, start, direction), as `Board.spots`. */
-static int find_spots(Search *s, int w)
+/* Every valid spot for word w, sorted by (crossings, start, direction), as `Board.spots`;
+   box[4] receives the letters' bounds (see `bounds`) for the caller. The board must not be empty. */
+static int find_spots(Search *s, int w, int box[4])
 {
     int n = s->len[w], cap = s->cap, side = s->side, W = s->W;
     const unsigned char *code = s->code[w];
-    if (n > cap || !s->occupied)
+    bounds(s, &box[0], &box[1], &box[2], &box[3]);
+    if (n > cap)
         return 0;
-    int r0, c0, r1, c1;
-    bounds(s, &r0, &c0, &r1, &c1);
+    int r0 = box[0], c0 = box[1], r1 = box[2], c1 = box[3];
     /* starts that keep the letters' box within cap x cap, and the word inside the window:
        [d][0..3] = row lo, row hi, col lo, col hi */
     int lim[2][4] = {
@@ -376,17 +377,15 @@ static int insert(Search *s, int w)
     int n = s->len[w];
     if (n > s->box)
         return 0; /* longer than the box: it may never be in a result, so never in a step's layout */
-    if (!s->nplaced) {
-        if (n > s->cap)
-            return 0;
+    if (!s->nplaced) { /* n <= box <= cap: the first word always fits */
         int side = s->side;
         return put(s, w, (side / 2 + 1) * s->W + (side - n) / 2 + 1, 0) ? -1 : 1;
     }
-    int count = find_spots(s, w);
+    int box[4];
+    int count = find_spots(s, w, box);
     if (!count)
         return 0;
-    int r0, c0, r1, c1, W = s->W;
-    bounds(s, &r0, &c0, &r1, &c1);
+    int r0 = box[0], c0 = box[1], r1 = box[2], c1 = box[3], W = s->W;
     double best_score = -INFINITY;
     int best = 0;
     uint64_t bits = 0;

@@ -333,9 +333,7 @@ class Search:
         word = self.words[wid]
         if len(word) > self.side:
             return False  # longer than the box: it may never be in a result, so never in a step's layout
-        if not board.words:
-            if len(word) > board.cap:
-                return False
+        if not board.words:  # len(word) <= self.side <= board.cap: the first word always fits
             side = board.side
             self.put(wid, board.cell(side // 2, (side - len(word)) // 2), ACROSS)
             return True
