@@ -95,7 +95,7 @@ def test_same_search_with_words_longer_than_the_box_and_letters_past_ascii():
 def test_layouts_agree_whole(monkeypatch):
     """The whole strategy (greedy starts, box descent, a tight cap's second run) gives the same layout."""
     entries = read_puzzle(ROOT / "puzzles" / "solar-system.txt").entries
-    monkeypatch.setattr(optimize, "STEPS_PER_EFFORT", 400)
+    monkeypatch.setattr(optimize, "MAX_STEPS", 400)
     monkeypatch.setattr(optimize, "MIN_STEPS", 400)
     params = LayoutParams(size=19, strategy="optimize")
     compiled = layout_entries(entries, params)

@@ -21,7 +21,7 @@ from .helpers import assert_valid
 @pytest.fixture
 def quick(monkeypatch):
     """A short budget: validity does not depend on how long the search runs."""
-    monkeypatch.setattr(optimize, "STEPS_PER_EFFORT", 120)
+    monkeypatch.setattr(optimize, "MAX_STEPS", 120)
     monkeypatch.setattr(optimize, "MIN_STEPS", 120)
 
 
@@ -148,7 +148,7 @@ def test_undo_restores_the_grid(twin_peaks):
 def test_same_bytes_across_hash_seeds():
     code = (
         "import sys;from site_builder.source import read_puzzle;from site_builder.layout import layout_puzzle,params_for;"
-        "from site_builder.layout import optimize;optimize.STEPS_PER_EFFORT=300;"
+        "from site_builder.layout import optimize;optimize.MAX_STEPS=300;"
         "from site_builder.render.text import render_json;p=read_puzzle(sys.argv[1]);"
         "sys.stdout.write(render_json(p, layout_puzzle(p, params_for(p, strategy='optimize'))))"
     )

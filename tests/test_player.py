@@ -285,7 +285,15 @@ def test_keyboard_only_navigation(open_page):
 
 def test_click_a_clue_jumps_to_it_and_click_a_cell_twice_switches(open_page):
     p = open_page()
-    word = p.layout.down[-1]
+    # a down word crossed by an across word away from its first cell (where clicking the clue puts the
+    # cursor: a click there would be the second click on the current cell, which switches direction)
+    word, across, shared = next(
+        (down, a, cell)
+        for down in reversed(p.layout.down)
+        for a in p.layout.across
+        for cell in set(a.cells()) & set(down.cells())
+        if cell != down.cells()[0]
+    )
     p.page.click(f"#clue-down-{word.number}")
     assert p.current() == cell_id(word.cells()[0])
     assert p.active_clue() == f"clue-down-{word.number}"
@@ -293,8 +301,6 @@ def test_click_a_clue_jumps_to_it_and_click_a_cell_twice_switches(open_page):
     assert word.entry.clue in p.page.inner_text(".clue-bar")
     # the cells of the word are highlighted, and the crossing clue is marked
     assert p.page.locator(".cell.in-word").count() == len(word.answer)
-    across = next(a for a in p.layout.across if set(a.cells()) & set(word.cells()))
-    shared = (set(across.cells()) & set(word.cells())).pop()
     p.page.click(f"#{cell_id(shared)}")
     assert p.active_clue() == f"clue-down-{word.number}"
     assert "cross-current" in p.page.get_attribute(f"#clue-across-{across.number}", "class")

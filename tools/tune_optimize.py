@@ -1,9 +1,10 @@
 """Compare settings of the optimize strategy over several seeds: the figures behind its constants.
 
-    .venv/bin/python tools/tune_optimize.py [--seeds 4] [--offset 0] [--effort 1] [NAME=VALUE ...]
+    .venv/bin/python tools/tune_optimize.py [--seeds 4] [--offset 0] [--effort 1] [--only LIST,...] [NAME=VALUE ...]
 
-Lays out our puzzles (twin-peaks, solar-system, world-capitals, and twin-peaks again in 21x21) and lists of 40 and 80 real English
-words (those of tools/measure_layout.py) with seeds offset..offset+N-1 pinned, one layout each, after
+Lays out our puzzles (twin-peaks, solar-system, world-capitals, and twin-peaks again in 21x21), lists of 40 and 80 real English
+words (those of tools/measure_layout.py) and, with --only, the generated lists of `crossword bench`
+(generated-40, generated-160 at its size cap 50), with seeds offset..offset+N-1 pinned, one layout each, after
 setting each NAME=VALUE on site_builder.layout.optimize (for instance T_START=1.0 GROWTH=0.6). Prints
 the total crossings, the mean crossings / box area per list and the CPU seconds per seed. One seed's
 layout varies by two or three crossings, so compare totals over at least 4 seeds, and the same seeds.
@@ -23,6 +24,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from measure_layout import english  # noqa: E402
 
+from site_builder.bench import SIZE_CAP, generated_entries  # noqa: E402
 from site_builder.layout import layout_entries, optimize  # noqa: E402
 from site_builder.model import LayoutParams  # noqa: E402
 from site_builder.source import read_puzzle  # noqa: E402
@@ -38,11 +40,17 @@ def lists() -> list[tuple[str, tuple, int]]:
     return out
 
 
+def bench_lists() -> list[tuple[str, tuple, int]]:
+    """The generated lists of `crossword bench`, at its size caps (only with --only)."""
+    return [(f"generated-{n}", generated_entries(n), SIZE_CAP[n]) for n in (40, 80, 160)]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=4)
     ap.add_argument("--offset", type=int, default=0)
     ap.add_argument("--effort", type=int, default=1)
+    ap.add_argument("--only", default="", help="comma-separated list names (default: the six above)")
     ap.add_argument("settings", nargs="*", help="NAME=VALUE constants of site_builder.layout.optimize")
     args = ap.parse_args()
     for item in args.settings:
@@ -52,7 +60,15 @@ def main() -> None:
         setattr(optimize, name, type(getattr(optimize, name))(float(value)))
     total, missing, parts = 0, 0, []
     t0 = time.process_time()
-    for name, entries, size in lists():
+    chosen = lists()
+    if args.only:
+        wanted = args.only.split(",")
+        known = {item[0]: item for item in chosen + bench_lists()}
+        unknown = [w for w in wanted if w not in known]
+        if unknown:
+            ap.error(f"unknown list {', '.join(unknown)}; choose from {', '.join(known)}")
+        chosen = [known[w] for w in wanted]
+    for name, entries, size in chosen:
         crossings, areas = [], []
         for seed in range(args.offset, args.offset + args.seeds):
             layout = layout_entries(entries, LayoutParams(size=size, strategy="optimize", effort=args.effort, seed=seed))

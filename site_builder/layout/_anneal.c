@@ -69,7 +69,7 @@ static void shuffle(Rng *r, int *items, int len)
 /* ------------------------------------------------------------- settings */
 
 typedef struct {
-    double letter_weight, required_weight, noise_unit, growth, jitter, leaf_moves, overflow_start, overflow_end;
+    double letter_weight, required_weight, noise_unit, growth, jitter, leaf_moves, overflow_start, overflow_end, compact;
     int random_min, random_span, retry_cap, margin, soft;
 } Settings;
 
@@ -233,11 +233,12 @@ static void bounds(const Search *s, int *r0, int *c0, int *r1, int *c1)
 
 static int crossings(const Search *s) { return s->total - s->occupied; }
 
-/* required answers, letters and crossings, less `charge` per row and column past the box */
+/* required answers, letters and crossings, less `charge` per row and column past the box and
+   `compact` per row and column of the letters' bounding box (the same sums as `Search.score`) */
 static double score(const Search *s, double charge)
 {
     double score = s->set.required_weight * s->req + s->set.letter_weight * s->total + crossings(s);
-    if (charge != 0.0) {
+    if (charge != 0.0 || s->set.compact != 0.0) {
         long rows = 0, cols = 0;
         if (s->occupied) {
             int r0, c0, r1, c1;
@@ -246,7 +247,7 @@ static double score(const Search *s, double charge)
             cols = c1 - c0 + 1;
         }
         long over = (rows > s->box ? rows - s->box : 0) + (cols > s->box ? cols - s->box : 0);
-        score -= charge * over;
+        score -= charge * over + s->set.compact * (double)(rows + cols);
     }
     return score;
 }
@@ -807,10 +808,10 @@ static PyObject *py_run_box(PyObject *self, PyObject *args)
     unsigned long long rng_state;
     double t_start, t_end;
     Settings set;
-    if (!PyArg_ParseTuple(args, "OOii(ii)OKiiOdd(ddddddddiiiii)", &words, &required, &side, &cap, &origin_r,
+    if (!PyArg_ParseTuple(args, "OOii(ii)OKiiOdd(dddddddddiiiii)", &words, &required, &side, &cap, &origin_r,
                           &origin_c, &placed, &rng_state, &steps, &probe, &need, &t_start, &t_end,
                           &set.letter_weight, &set.required_weight, &set.noise_unit, &set.growth, &set.jitter,
-                          &set.leaf_moves, &set.overflow_start, &set.overflow_end, &set.random_min,
+                          &set.leaf_moves, &set.overflow_start, &set.overflow_end, &set.compact, &set.random_min,
                           &set.random_span, &set.retry_cap, &set.margin, &set.soft))
         return NULL;
     if (!PyList_Check(words) || !PyList_Check(required) || !PyList_Check(placed)) {
