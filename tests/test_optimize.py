@@ -255,3 +255,25 @@ def test_every_list_of_a_generated_archive_stays_valid():
         entries = generated_entries(12 + rng.below(30), seed=1000 + i)
         layout = layout_entries(entries, LayoutParams(seeds=4))
         assert_valid(layout)
+
+
+def test_an_overfull_list_costs_steps_for_the_answers_that_fit(monkeypatch):
+    """The budget follows the words on the board: 120 answers in 13 squares are not searched as 120."""
+    from site_builder.bench import generated_entries
+
+    entries = generated_entries(120)
+    spent = []
+    real = optimize.run_box
+
+    def counting(*args, **kwargs):
+        key, placed, used = real(*args, **kwargs)
+        spent.append(used)
+        return key, placed, used
+
+    monkeypatch.setattr(optimize, "run_box", counting)
+    layout = layout_entries(entries, LayoutParams(size=13, strategy="optimize"))
+    assert len(layout.unplaced) > 60  # far too many for the size
+    assert_valid(layout)
+    # two runs at most (a tight cap's second one), each of 1,000 steps for the answers a greedy start placed
+    assert 0 < sum(spent) <= 2 * optimize.steps_for(len(entries) - len(layout.unplaced) + 10)
+    assert sum(spent) < optimize.steps_for(len(entries))

@@ -82,9 +82,13 @@ cross). Such an answer stays unplaced and `layout_puzzle` names it in a
 LayoutError, which tells an author more than a grid of one word would.
 
 Budget: counted in steps, never in seconds, so the result is the same on
-every machine: 1,000 steps an answer, between 6,000 and 160,000
-(`steps_for`), and `effort` (1-10) multiplies them. All randomness comes from `Rng`, seeded
-with the greedy start's seed (the pinned `seed`, or the best of seeds 0-3).
+every machine: 1,000 steps for each answer the greedy start placed, between
+6,000 and 160,000 (`steps_for`), and `effort` (1-10) multiplies them. A
+step moves words on the board, so the board's words set the budget, not
+the list's: a list far too long for its size (160 answers in 23 squares,
+where about 50 fit) takes 7 s, not the 23 s its length would have cost.
+All randomness comes from `Rng`, seeded with the greedy start's seed (the
+pinned `seed`, or the best of seeds 0-3).
 """
 
 from __future__ import annotations
@@ -567,7 +571,7 @@ def from_layout(layout: Layout, entries: Sequence[Entry]) -> list[Placed]:
 
 
 def steps_for(answers: int) -> int:
-    """The step budget at effort 1: 1,000 an answer, between MIN_STEPS and MAX_STEPS.
+    """The step budget at effort 1 for `answers` on the board: 1,000 each, between MIN_STEPS and MAX_STEPS.
 
     Measured with tools/tune_optimize.py (6 seeds of 6 lists, total
     crossings): 2,000 steps at most gave 2,226; 20,000 gave 2,349 (+5.5%);
@@ -642,7 +646,7 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
     )
     if not greedy.placements:
         return replace(greedy, strategy=NAME)  # no answer fits the size at all
-    budget = steps_for(len(entries)) * max(1, params.effort)
+    budget = steps_for(len(greedy.placements)) * max(1, params.effort)
     key, placed = improve(entries, greedy, params.size, budget)
     letters = sum(len(e.answer) for e in entries if len(e.answer) <= params.size)
     if key[1] < letters:
