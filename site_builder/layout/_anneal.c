@@ -84,6 +84,12 @@ typedef struct {
 } Spot;
 
 typedef struct {
+    int required;
+    double key; /* length plus a seeded jitter */
+    int id;
+} Order;
+
+typedef struct {
     /* words */
     int nwords;
     int *len;
@@ -112,7 +118,7 @@ typedef struct {
     int gen;
     /* scratch, nwords each */
     int *scratch_a, *scratch_b, *scratch_c, *uf, *cells_of, *low_of;
-    double *order_key;
+    Order *order; /* repair's insertion order, 2 * nwords */
 } Search;
 
 static int step_of(const Search *s, int d) { return d ? s->W : 1; }
@@ -407,27 +413,29 @@ static int insert(Search *s, int w)
     return put(s, w, s->spots[best].start, s->spots[best].d) ? -1 : 1;
 }
 
-static Search *order_owner; /* the search whose keys order_cmp reads (qsort has no context argument) */
-
+/* required first, then the longer (jittered) length, then the lower id: `Search.insert_order` */
 static int order_cmp(const void *pa, const void *pb)
 {
-    int a = *(const int *)pa, b = *(const int *)pb;
-    const Search *s = order_owner;
-    if (s->required[a] != s->required[b])
-        return s->required[a] > s->required[b] ? -1 : 1;
-    if (s->order_key[a] != s->order_key[b])
-        return s->order_key[a] > s->order_key[b] ? -1 : 1;
-    return a < b ? -1 : (a > b);
+    const Order *a = pa, *b = pb;
+    if (a->required != b->required)
+        return a->required > b->required ? -1 : 1;
+    if (a->key != b->key)
+        return a->key > b->key ? -1 : 1;
+    return a->id < b->id ? -1 : (a->id > b->id);
 }
 
 /* Insert the words of `pending` (ascending ids) that fit: required first, then longest with a jitter.
    `pending` is reordered in place. Returns 0, or -1 on error. */
 static int repair(Search *s, int *pending, int np)
 {
+    Order *order = s->order;
+    for (int i = 0; i < np; i++) {
+        int w = pending[i];
+        order[i] = (Order){s->required[w], (double)s->len[w] + rnd(&s->rng) * s->set.jitter, w};
+    }
+    qsort(order, np, sizeof(Order), order_cmp);
     for (int i = 0; i < np; i++)
-        s->order_key[pending[i]] = (double)s->len[pending[i]] + rnd(&s->rng) * s->set.jitter;
-    order_owner = s;
-    qsort(pending, np, sizeof(int), order_cmp);
+        pending[i] = order[i].id;
     int *left = s->scratch_c;
     for (int pass = 0; pass < 2; pass++) {
         int nleft = 0;
@@ -715,7 +723,7 @@ static void search_free(Search *s)
     free(s->uf);
     free(s->cells_of);
     free(s->low_of);
-    free(s->order_key);
+    free(s->order);
     free(s);
 }
 
@@ -757,10 +765,10 @@ static Search *search_new(int nwords, int side, int cap, int ncodes)
     s->uf = malloc(sizeof(int) * n);
     s->cells_of = malloc(sizeof(int) * n);
     s->low_of = malloc(sizeof(int) * n);
-    s->order_key = malloc(sizeof(double) * n);
+    s->order = malloc(sizeof(Order) * 2 * (size_t)n);
     if (!s->len || !s->code || !s->required || !s->letters || !s->owner[0] || !s->owner[1] || !s->rowcnt ||
         !s->colcnt || !s->by_letter || !s->nletter || !s->at || !s->pos || !s->dir || !s->log || !s->spots || !s->stamp[0] || !s->stamp[1] ||
-        !s->scratch_a || !s->scratch_b || !s->scratch_c || !s->uf || !s->cells_of || !s->low_of || !s->order_key) {
+        !s->scratch_a || !s->scratch_b || !s->scratch_c || !s->uf || !s->cells_of || !s->low_of || !s->order) {
         search_free(s);
         return NULL;
     }
