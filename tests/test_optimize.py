@@ -258,7 +258,7 @@ def test_every_list_of_a_generated_archive_stays_valid():
 
 
 def test_an_overfull_list_costs_steps_for_the_answers_that_fit(monkeypatch):
-    """The budget follows the words on the board: 120 answers in 13 squares are not searched as 120."""
+    """The budget follows what the box can hold: 120 answers in 13 squares are not searched as 120."""
     from site_builder.bench import generated_entries
 
     entries = generated_entries(120)
@@ -274,6 +274,6 @@ def test_an_overfull_list_costs_steps_for_the_answers_that_fit(monkeypatch):
     layout = layout_entries(entries, LayoutParams(size=13, strategy="optimize"))
     assert len(layout.unplaced) > 60  # far too many for the size
     assert_valid(layout)
-    # two runs at most (a tight cap's second one), each of 1,000 steps for the answers a greedy start placed
-    assert 0 < sum(spent) <= 2 * optimize.steps_for(len(entries) - len(layout.unplaced) + 10)
+    # two runs at most (a tight cap's second one), each of 1,000 steps for the answers 13x13 cells can hold
+    assert 0 < sum(spent) <= 2 * optimize.steps_for(13 * 13 // optimize.CELLS_PER_ANSWER)
     assert sum(spent) < optimize.steps_for(len(entries))

@@ -4,7 +4,7 @@
 
 Lays out our puzzles (twin-peaks, solar-system, world-capitals, and twin-peaks again in 21x21), lists of 40 and 80 real English
 words (those of tools/measure_layout.py) and, with --only, the generated lists of `crossword bench`
-(generated-40, generated-160 at its size cap 50), with seeds offset..offset+N-1 pinned, one layout each, after
+(generated-40, -80 and -160, at its size caps 25, 35 and 50), with seeds offset..offset+N-1 pinned, one layout each, after
 setting each NAME=VALUE on site_builder.layout.optimize (for instance T_START=1.0 GROWTH=0.6). Prints
 the total crossings, the mean crossings / box area per list and the CPU seconds per seed. One seed's
 layout varies by two or three crossings, so compare totals over at least 4 seeds, and the same seeds.

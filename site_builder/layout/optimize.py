@@ -82,12 +82,15 @@ cross). Such an answer stays unplaced and `layout_puzzle` names it in a
 LayoutError, which tells an author more than a grid of one word would.
 
 Budget: counted in steps, never in seconds, so the result is the same on
-every machine: 1,000 steps for each answer the greedy start placed, between
-6,000 and 160,000 (`steps_for`), and `effort` (1-10) multiplies them. A
-step moves words on the board, so the board's words set the budget, not
-the list's: a list far too long for its size (160 answers in 23 squares,
-where about 50 fit) takes 7 s, not the 23 s its length would have cost.
-All randomness comes from `Rng`, seeded with the greedy start's seed (the
+every machine: 1,000 steps an answer, between 6,000 and 160,000
+(`steps_for`), and `effort` (1-10) multiplies them. A step moves words on
+the board, so a list far longer than its box can hold is budgeted for what
+the box holds: one answer per CELLS_PER_ANSWER (8) cells, where the densest
+layouts measured use 10 to 12. 160 answers in 23 squares (about 50 fit)
+then take 10 s, not the 23 s their number would cost. (Counting the answers
+the greedy start placed instead starved tight caps: twin-peaks in 21x21,
+whose greedy starts place 29 to 33 of the 39 answers, left one out.) All
+randomness comes from `Rng`, seeded with the greedy start's seed (the
 pinned `seed`, or the best of seeds 0-3).
 """
 
@@ -122,6 +125,7 @@ GREEDY_STARTS = 4  # greedy seeds tried for the starting layout (the best by the
 STEPS_PER_ANSWER = 1000  # LNS steps per answer at effort 1, over all boxes (at least MIN_STEPS, at most MAX_STEPS)
 MIN_STEPS = 6000
 MAX_STEPS = 160_000
+CELLS_PER_ANSWER = 8  # a size x size box holds at most about size**2 / 8 answers (dense layouts use 10 to 12)
 LETTER_WEIGHT = 2.0  # score of one placed letter, in crossings
 REQUIRED_WEIGHT = 1000.0  # score of one placed required answer
 T_START, T_END = 1.5, 0.15  # annealing temperatures, in crossings
@@ -571,7 +575,7 @@ def from_layout(layout: Layout, entries: Sequence[Entry]) -> list[Placed]:
 
 
 def steps_for(answers: int) -> int:
-    """The step budget at effort 1 for `answers` on the board: 1,000 each, between MIN_STEPS and MAX_STEPS.
+    """The step budget at effort 1: 1,000 an answer, between MIN_STEPS and MAX_STEPS.
 
     Measured with tools/tune_optimize.py (6 seeds of 6 lists, total
     crossings): 2,000 steps at most gave 2,226; 20,000 gave 2,349 (+5.5%);
@@ -646,7 +650,8 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
     )
     if not greedy.placements:
         return replace(greedy, strategy=NAME)  # no answer fits the size at all
-    budget = steps_for(len(greedy.placements)) * max(1, params.effort)
+    # steps move the words on the board: a list far longer than the box can hold is budgeted for what it holds
+    budget = steps_for(min(len(entries), params.size**2 // CELLS_PER_ANSWER)) * max(1, params.effort)
     key, placed = improve(entries, greedy, params.size, budget)
     letters = sum(len(e.answer) for e in entries if len(e.answer) <= params.size)
     if key[1] < letters:
