@@ -277,3 +277,17 @@ def test_an_overfull_list_costs_steps_for_the_answers_that_fit(monkeypatch):
     # two runs at most (a tight cap's second one), each of 1,000 steps for the answers 13x13 cells can hold
     assert 0 < sum(spent) <= 2 * optimize.steps_for(13 * 13 // optimize.CELLS_PER_ANSWER)
     assert sum(spent) < optimize.steps_for(len(entries))
+
+
+def test_compaction_only_where_there_is_room(monkeypatch):
+    """The box charge shapes roomy layouts; at a size that holds the layout back it is off."""
+    from site_builder.source import read_puzzle
+
+    twin = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt").entries  # 39 answers: tight in 21 squares
+    herbs = read_puzzle(ROOT / "puzzles" / "kitchen-herbs.txt").entries  # 12 answers: room in 15
+    tight, roomy = LayoutParams(size=21, strategy="optimize"), LayoutParams(size=15, strategy="optimize")
+    before = layout_entries(twin, tight), layout_entries(herbs, roomy)
+    monkeypatch.setattr(optimize, "COMPACT", 3.0)
+    after = layout_entries(twin, tight), layout_entries(herbs, roomy)
+    assert after[0] == before[0]  # tight: the charge is off, whatever it is set to
+    assert after[1] != before[1]  # roomy: it steers the search

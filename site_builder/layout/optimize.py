@@ -21,21 +21,29 @@ each step takes some words out of the grid and puts them back.
   get a second pass.
 * accept: the change is kept when its score (letters placed, heavily
   weighted, plus crossings, less COMPACT = 0.5 per row and column of the
-  letters' bounding box) does not drop, and otherwise with the usual
-  annealing probability exp(delta / T), T cooling over the run. Rejected
-  changes are undone word by word; nothing is copied per candidate.
+  letters' bounding box where there is room) does not drop, and otherwise
+  with the usual annealing probability exp(delta / T), T cooling over the
+  run. Rejected changes are undone word by word; nothing is copied per
+  candidate.
 
 Compaction: the charge per row and column steers the walk, not the result
 (the best layout met is still chosen by the search key, crossings before
 the grid): among layouts with as many crossings it drifts to the smaller
 ones, and it gives up a crossing for a smaller box only now and then, as
-annealing does. Measured over 6 pinned seeds of 8 lists (tools/tune_optimize.py
---seeds 6 --only twin-peaks,solar-system,world-capitals,twin-peaks-21,english-40,
-english-80,generated-40,generated-160, against COMPACT=0): the mean box area fell
-by 1.5% (english-80) to 14% (generated-40) on every list the cap does not hold
+annealing does. Measured with it on every list, over 6 pinned seeds of 8
+lists (tools/tune_optimize.py --seeds 6 --only twin-peaks,solar-system,
+world-capitals,twin-peaks-21,english-40,english-80,generated-40,
+generated-160, against COMPACT=0): the mean box area fell by 1.5%
+(english-80) to 14% (generated-40) on every list the size does not hold
 (world-capitals 799 to 741, generated-160 1,862 to 1,688), and the total
-crossings went from 4,074 to 4,061 (0.3%; no list lost more than 1.2 on
-average). A charge of 1.0 cost crossings (world-capitals, 12 seeds: 86.8 to 84.6).
+crossings went from 4,074 to 4,061 (0.3%). A charge of 1.0 cost crossings
+(world-capitals, 12 seeds: 86.8 to 84.6).
+
+It applies only where there is room: when the greedy start holds every
+answer that fits the size. Where it does not, the size is what limits the
+layout and the charge only fought it: twin-peaks in 21x21 averaged 48.4
+crossings with it and 49.0 without (30 pinned seeds), and solar-system,
+whose greedy starts at size 21 leave an answer out, 37.2 and 37.7 (6 seeds).
 
 The board is a window a few cells (MARGIN) wider than the box, so the
 layout can drift as it would on an unbounded grid; it is moved back to the
@@ -166,6 +174,7 @@ class Search:
         self.req = 0  # required answers placed
         self.log: list[tuple[bool, int, int, int]] = []  # (put?, word, start, direction) since the step began
         self.floor = 0  # fewest words a kept grid may hold (see `step`)
+        self.compact = 0.0  # charge per row and column of the letters' box (see `score`)
 
     # ------------------------------------------------------------ state
     def to_cell(self, start: int) -> int:
@@ -308,12 +317,12 @@ class Search:
 
     def score(self, charge: float = 0.0) -> float:
         """Required answers, letters and crossings, less `charge` per row and column past the box,
-        and COMPACT per row and column of the letters' bounding box."""
+        and `compact` per row and column of the letters' bounding box."""
         score = REQUIRED_WEIGHT * self.req + LETTER_WEIGHT * self.total + self.crossings()
-        if charge or COMPACT:
+        if charge or self.compact:
             rows, cols = self.board.box()
             over = max(0, rows - self.side) + max(0, cols - self.side)
-            score -= charge * over + COMPACT * (rows + cols)
+            score -= charge * over + self.compact * (rows + cols)
         return score
 
     def key(self) -> tuple:
@@ -480,26 +489,28 @@ def run_box(
     need: tuple = (),
     probe: int = 0,
     t_start: float | None = None,
+    compact: float = 0.0,
 ) -> tuple[tuple, list[Placed], int]:
     """Anneal inside a side x side box from `start`: the best (key, placements) met, and the steps used.
 
     With `need` and `probe`: give up after `probe` steps unless the box has by
     then held a layout whose key starts with `need` (every answer the bigger
-    box held), leaving the rest of the steps to the caller.
+    box held), leaving the rest of the steps to the caller. `compact`: the
+    charge per row and column of the letters' box (see COMPACT).
 
     The compiled engine (`_anneal.run_box`) does it when it is built, and
     `run_box_python` otherwise: the same search, step for step, so the same
     layout (tests/test_anneal.py); the compiled one is about 40 times faster.
     """
     if _anneal is None or not _use_compiled:
-        return run_box_python(entries, start, side, steps, rng, need=need, probe=probe, t_start=t_start)
+        return run_box_python(entries, start, side, steps, rng, need=need, probe=probe, t_start=t_start, compact=compact)
     (top, left), placed = start
     codes = _letter_codes(entries)
     if codes is None:
-        return run_box_python(entries, start, side, steps, rng, need=need, probe=probe, t_start=t_start)
+        return run_box_python(entries, start, side, steps, rng, need=need, probe=probe, t_start=t_start, compact=compact)
     settings = (
         LETTER_WEIGHT, REQUIRED_WEIGHT, NOISE_UNIT, GROWTH, JITTER, LEAF_MOVES, OVERFLOW_START, OVERFLOW_END,
-        COMPACT, RANDOM_MIN, RANDOM_SPAN, RETRY_CAP, MARGIN, SOFT,
+        compact, RANDOM_MIN, RANDOM_SPAN, RETRY_CAP, MARGIN, SOFT,
     )
     rows = [(wid, *divmod(cell, STRIDE), d) for wid, cell, d in placed]
     key, best, used, rng.state = _anneal.run_box(
@@ -528,10 +539,12 @@ def run_box_python(
     need: tuple = (),
     probe: int = 0,
     t_start: float | None = None,
+    compact: float = 0.0,
 ) -> tuple[tuple, list[Placed], int]:
     """`run_box` in Python: the reference the compiled engine is held to."""
     (top, left), placed = start
     s = Search(entries, side, rng, (top - MARGIN, left - MARGIN), MARGIN)
+    s.compact = compact
     s.load(placed)
     # the start may have lost words (shrinking): no stray runs, and one piece, before anything else
     s.mend()
@@ -594,7 +607,9 @@ def steps_for(answers: int) -> int:
     return max(MIN_STEPS, min(MAX_STEPS, STEPS_PER_ANSWER * answers))
 
 
-def improve(entries: Sequence[Entry], greedy: Layout, cap: int, budget: int) -> tuple[tuple, list[Placed]]:
+def improve(
+    entries: Sequence[Entry], greedy: Layout, cap: int, budget: int, compact: float = 0.0
+) -> tuple[tuple, list[Placed]]:
     """One run: anneal from a greedy layout, then in ever smaller boxes; the best (key, placements) in the cap.
 
     A greedy layout wider than the cap (see `search`) first comes down to it
@@ -608,12 +623,12 @@ def improve(entries: Sequence[Entry], greedy: Layout, cap: int, budget: int) -> 
     while side > cap:
         steps = budget // WAY_IN
         budget -= steps
-        key, placed, _ = run_box(entries, start, side, steps, rng)
+        key, placed, _ = run_box(entries, start, side, steps, rng, compact=compact)
         side = max(1, min(side - 1, -key[4]))
         start = shrink(placed, words, side)
     # first inside the start's own square
     steps = int(budget * MAIN_SHARE)
-    best_key, best, _ = run_box(entries, start, side, steps, rng)
+    best_key, best, _ = run_box(entries, start, side, steps, rng, compact=compact)
     budget -= steps
     # box descent: one square less a side than the best so far, from the best so far, for as long as
     # the smaller box holds every answer the bigger one did (given up early when it does not)
@@ -621,7 +636,8 @@ def improve(entries: Sequence[Entry], greedy: Layout, cap: int, budget: int) -> 
     while side >= 1 and budget > 0:
         steps = max(1, budget // 2)
         key, placed, used = run_box(
-            entries, shrink(best, words, side), side, steps, rng, need=best_key[:2], probe=int(steps * PROBE_SHARE)
+            entries, shrink(best, words, side), side, steps, rng, need=best_key[:2], probe=int(steps * PROBE_SHARE),
+            compact=compact,
         )
         budget -= used
         if key[:2] < best_key[:2]:
@@ -632,7 +648,9 @@ def improve(entries: Sequence[Entry], greedy: Layout, cap: int, budget: int) -> 
     if budget > 0:
         # the steps a smaller box did not use: a cooler search inside the best box, from the best layout
         side = -best_key[4]
-        key, placed, _ = run_box(entries, shrink(best, words, side), side, budget, rng, t_start=T_POLISH)
+        key, placed, _ = run_box(
+            entries, shrink(best, words, side), side, budget, rng, t_start=T_POLISH, compact=compact
+        )
         if key > best_key:
             best_key, best = key, placed
     return best_key, best
@@ -652,8 +670,12 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
         return replace(greedy, strategy=NAME)  # no answer fits the size at all
     # steps move the words on the board: a list far longer than the box can hold is budgeted for what it holds
     budget = steps_for(min(len(entries), params.size**2 // CELLS_PER_ANSWER)) * max(1, params.effort)
-    key, placed = improve(entries, greedy, params.size, budget)
-    letters = sum(len(e.answer) for e in entries if len(e.answer) <= params.size)
+    fitting = [e for e in entries if len(e.answer) <= params.size]
+    # compaction where there is room: a greedy start holding every answer that fits the size. Where it
+    # does not, the size itself is the constraint, and a charge for the box would only fight it.
+    roomy = len(greedy.placements) == len(fitting)
+    key, placed = improve(entries, greedy, params.size, budget, COMPACT if roomy else 0.0)
+    letters = sum(len(e.answer) for e in fitting)
     if key[1] < letters:
         # a tight cap: a greedy layout a little wider may hold every answer, and come down to the cap
         loose = freeform.build_seed(entries, greedy.seed, replace(params, size=params.size + SLACK))
