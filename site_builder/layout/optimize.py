@@ -614,7 +614,9 @@ def improve(
 
     A greedy layout wider than the cap (see `search`) first comes down to it
     in short searches, an eighth of the budget a box, whatever they drop on
-    the way; only layouts inside the cap are ever kept.
+    the way; only layouts inside the cap are ever kept. `compact` is every
+    search's charge per row and column of the letters' box (COMPACT where
+    there is room, see `search`).
     """
     words = [e.answer for e in entries]
     rng = Rng(greedy.seed)
