@@ -590,12 +590,18 @@ static int step(Search *s, double temperature, double charge)
         shuffle(&s->rng, pending, np);
         np = s->set.retry_cap;
     }
+    /* The board is one piece between steps. Taking out words that each crossed at most one other
+       cannot cut it (a path through a word enters and leaves by two crossings), so the union-find
+       is needed only when a victim crossed two or more. */
+    int cuts = 0;
+    for (int i = 0; i < nv && !cuts; i++)
+        cuts = crossings_of(s, victims[i]) >= 2;
     for (int i = 0; i < nv; i++)
         if (take(s, victims[i]))
             return -1;
     for (int i = 0; i < nv; i++)
         pending[np++] = victims[i];
-    int ns = stranded(s, victims); /* the victims are in pending now: reuse their array */
+    int ns = cuts ? stranded(s, victims) : 0; /* the victims are in pending now: reuse their array */
     for (int i = 0; i < ns; i++) {
         if (take(s, victims[i]))
             return -1;
