@@ -39,11 +39,17 @@ generated-160, against COMPACT=0): the mean box area fell by 1.5%
 crossings went from 4,074 to 4,061 (0.3%). A charge of 1.0 cost crossings
 (world-capitals, 12 seeds: 86.8 to 84.6).
 
-It applies only where there is room: when the greedy start holds every
-answer that fits the size. Where it does not, the size is what limits the
-layout and the charge only fought it: twin-peaks in 21x21 averaged 48.4
-crossings with it and 49.0 without (30 pinned seeds), and solar-system,
-whose greedy starts at size 21 leave an answer out, 37.2 and 37.7 (6 seeds).
+It applies only where there is room: when the answers' letters come to at
+most TIGHT (half) of the size x size box's cells. The densest layouts
+measured fill 40 to 46% of their box with letter cells, about 0.8 of the
+letters once crossings share them, so past half the layout needs the whole
+box: the size is what limits it, and the charge only fought it. Twin-peaks
+in 21x21 (letters 0.58 of the box) averaged 48.4 crossings with the charge
+and 49.0 without (30 pinned seeds); every other list measured is at most
+0.48 (twin-peaks at 23, english-80 at 35; solar-system 0.40, generated-160
+0.37). Judging room by whether the greedy start held every answer misfired:
+some greedy starts of generated-160 leave an answer out at size 50, and
+without the charge its mean box over 6 seeds grew from 1,688 cells to 1,774.
 
 The board is a window a few cells (MARGIN) wider than the box, so the
 layout can drift as it would on an unbounded grid; it is moved back to the
@@ -146,6 +152,7 @@ LEAF_MOVES = 0.25  # share of moves that take out words crossing only one other
 SOFT = 2  # rows and columns past the box a step may take (never a result's), at a charge
 OVERFLOW_START, OVERFLOW_END = 0.5, 1000.0  # the charge per row or column past the box, rising over a run
 COMPACT = 0.5  # charge per row and column of the letters' bounding box, in crossings (steps only; results by key)
+TIGHT = 0.5  # no compaction when the answers' letters exceed this share of the size x size box's cells
 RETRY_CAP = 12  # words left out of earlier steps that one step retries, at most (a sample when more)
 
 
@@ -672,12 +679,11 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
         return replace(greedy, strategy=NAME)  # no answer fits the size at all
     # steps move the words on the board: a list far longer than the box can hold is budgeted for what it holds
     budget = steps_for(min(len(entries), params.size**2 // CELLS_PER_ANSWER)) * max(1, params.effort)
-    fitting = [e for e in entries if len(e.answer) <= params.size]
-    # compaction where there is room: a greedy start holding every answer that fits the size. Where it
-    # does not, the size itself is the constraint, and a charge for the box would only fight it.
-    roomy = len(greedy.placements) == len(fitting)
+    letters = sum(len(e.answer) for e in entries if len(e.answer) <= params.size)
+    # compaction where there is room; where the answers' letters would fill more than TIGHT of the box,
+    # the size itself is the constraint, and a charge for the box would only fight it
+    roomy = letters <= TIGHT * params.size**2
     key, placed = improve(entries, greedy, params.size, budget, COMPACT if roomy else 0.0)
-    letters = sum(len(e.answer) for e in fitting)
     if key[1] < letters:
         # a tight cap: a greedy layout a little wider may hold every answer, and come down to the cap
         loose = freeform.build_seed(entries, greedy.seed, replace(params, size=params.size + SLACK))
