@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from measure_layout import english  # noqa: E402
 
-from site_builder.bench import SIZE_CAP, generated_entries  # noqa: E402
+from site_builder.bench import corpus  # noqa: E402
 from site_builder.layout import layout_entries, optimize  # noqa: E402
 from site_builder.model import LayoutParams  # noqa: E402
 from site_builder.source import read_puzzle  # noqa: E402
@@ -42,7 +42,7 @@ def lists() -> list[tuple[str, tuple, int]]:
 
 def bench_lists() -> list[tuple[str, tuple, int]]:
     """The generated lists of `crossword bench`, at its size caps (only with --only)."""
-    return [(f"generated-{n}", generated_entries(n), SIZE_CAP[n]) for n in (40, 80, 160)]
+    return [item for item in corpus(ROOT, (40, 80, 160)) if item[0].startswith("generated-")]
 
 
 def main() -> None:
