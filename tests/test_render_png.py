@@ -95,3 +95,46 @@ def test_cairo_advances_match_the_wrap_metrics():
     line = 'Phrase spoken by a one-armed man, "later" 100% a 1992 film'
     cairo_width = sum(ctx.text_extents(ch)[4] for ch in line)
     assert abs(cairo_width - fonts.text_width(line, "serif", 30)) < 0.5
+
+
+def _pixels(png: bytes):
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image
+
+
+def test_puzzle_png_is_grey_and_the_same_pixels_as_cairos_writer(tp):
+    """The grey encoder only drops two copies of each grey byte: cairo's own PNG has the same pixels."""
+    from site_builder.render.png import _cairosvg
+
+    puzzle, layout = tp
+    for solution in (False, True):
+        ours = render_png(puzzle, layout, solution=solution)
+        assert ours[25] == 0  # IHDR colour type 0: greyscale
+        theirs = _cairosvg().svg2png(bytestring=render_svg(puzzle, layout, solution=solution).encode(), scale=SCALE)
+        a, b = _pixels(ours), _pixels(theirs)
+        assert a.mode == "L" and a.size == b.size
+        assert a.tobytes() == b.convert("L").tobytes()
+        assert b.convert("RGB").tobytes() == a.convert("RGB").tobytes()
+        assert len(ours) < len(theirs)
+
+
+def test_colour_or_transparency_keeps_cairos_writer():
+    from site_builder.render.png import grey_png, svg_to_png
+
+    opaque_grey = bytes([90, 90, 90, 255]) * 6
+    assert grey_png(3, 2, 12, opaque_grey) is not None
+    assert grey_png(3, 2, 12, bytes([90, 91, 90, 255]) + opaque_grey[4:]) is None  # one pixel not grey
+    assert grey_png(3, 2, 12, opaque_grey[:-1] + b"\x80") is None  # one pixel not opaque
+    padded = b"".join(opaque_grey[y * 12 : y * 12 + 12] + b"\xff" * 4 for y in range(2))
+    assert _pixels(grey_png(3, 2, 16, padded)).tobytes() == bytes([90]) * 6  # row padding is dropped
+
+    red = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"><rect width="4" height="2" fill="#c00"/></svg>'
+    assert _pixels(svg_to_png(red, scale=1)).convert("RGB").getpixel((1, 1)) == (204, 0, 0)
+    clear = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"><rect width="2" height="2" fill="#000"/></svg>'
+    image = _pixels(svg_to_png(clear, scale=1))
+    assert image.mode == "RGBA" and image.getpixel((3, 0))[3] == 0 and image.getpixel((0, 0)) == (0, 0, 0, 255)

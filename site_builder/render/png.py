@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import struct
+import sys
+import zlib
+
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before cairo loads)
 from .svg import GRID, render_svg, standalone_grid_svg
 from ..model import Layout, Puzzle
@@ -21,6 +26,7 @@ def _cairosvg():
     """
     import cairocffi
     import cairosvg
+    import cairosvg.parser
     import cairosvg.surface
 
     cairosvg.surface.TEXT_ANTIALIAS["geometricPrecision"] = cairocffi.ANTIALIAS_GRAY
@@ -28,7 +34,52 @@ def _cairosvg():
 
 
 def svg_to_png(svg: str, scale: float = SCALE) -> bytes:
-    return _cairosvg().svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+    """The SVG drawn by cairosvg at `scale`, as PNG: 8-bit grey when every pixel is an opaque grey.
+
+    The puzzle pages are ink on paper, so one channel holds them: a third of
+    cairo's RGB data to compress, which halves the file (solar-system's
+    puzzle PNG: 256 kB as cairo writes it, 135 kB in grey) and takes less
+    than half the time of cairo's own writer. Anything else (a transparent
+    thumbnail, a colour) goes through cairo's writer unchanged.
+    """
+    cairosvg = _cairosvg()
+    tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
+    surface = cairosvg.surface.PNGSurface(tree, None, 96, scale=scale)
+    image = surface.cairo
+    image.flush()
+    png = grey_png(image.get_width(), image.get_height(), image.get_stride(), bytes(image.get_data()))
+    if png is None:
+        out = io.BytesIO()
+        image.write_to_png(out)
+        png = out.getvalue()
+    surface.finish()
+    return png
+
+
+def grey_png(width: int, height: int, stride: int, data: bytes) -> bytes | None:
+    """A cairo ARGB32 image (native-endian, premultiplied) as an 8-bit greyscale PNG, or None unless opaque grey.
+
+    Every row gets filter 0 (none): line art compresses well without the
+    per-byte filters photographs need, and zlib's level 6 is what libpng uses.
+    """
+    if stride != width * 4:
+        data = b"".join(data[y * stride : y * stride + width * 4] for y in range(height))
+    b, g, r, a = (0, 1, 2, 3) if sys.byteorder == "little" else (3, 2, 1, 0)
+    if data[a::4].count(255) != width * height:
+        return None  # transparency: cairo's writer keeps the alpha channel
+    grey = data[b::4]
+    if grey != data[g::4] or grey != data[r::4]:
+        return None  # a colour
+    rows = b"".join(b"\x00" + grey[y * width : (y + 1) * width] for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8 bits, greyscale, deflate, filter set 0, no interlace
+    return PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, 6)) + _chunk(b"IEND", b"")
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
 
 def render_png(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> bytes:
