@@ -451,11 +451,14 @@ def _remove_stale(out: Path, published: set[str]) -> list[str]:
 # ------------------------------------------------------------- site files
 
 
+RENDER_ONLY = {"pdf.css"}  # WeasyPrint's stylesheet for the PDFs: read from the package, never linked by a page
+
+
 def static_files() -> dict[str, bytes]:
     """public/static/: our CSS and JavaScript, and the fonts the renders use (with their licences)."""
     files = {}
     for src in sorted(STATIC.rglob("*")):
-        if src.is_file():
+        if src.is_file() and src.name not in RENDER_ONLY:
             files[f"static/{src.relative_to(STATIC).as_posix()}"] = src.read_bytes()
     for src in sorted(FONTS_DIR.glob("*.ttf")) + sorted(FONTS_DIR.glob("OFL-*.txt")):
         files[f"static/fonts/{src.name}"] = src.read_bytes()

@@ -87,7 +87,8 @@ class Page:
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.page.on("dialog", lambda d: d.accept())
+        self.confirm = True  # how confirm() dialogs are answered
+        self.page.on("dialog", lambda d: d.accept() if self.confirm else d.dismiss())
         self.page.goto(self.url)
 
     def current(self) -> str:
@@ -271,9 +272,9 @@ def test_keyboard_only_navigation(open_page):
         kb.press("ArrowDown")
         assert p.current() == cell_id(down.cells()[i + 1])
 
-    # clues are reachable by Tab from outside the grid, and Enter jumps to them
+    # clues are buttons, reachable by Tab from outside the grid, and Enter jumps to them
     last = layout.down[-1]
-    p.page.focus(f"#clue-down-{last.number}")
+    p.page.focus(f"#clue-down-{last.number} button")
     kb.press("Enter")
     assert p.focused() == "grid-input"
     assert p.active_clue() == f"clue-down-{last.number}"

@@ -131,7 +131,7 @@ def _check_columns(svg: str) -> int:
         right = float(col.get("data-right"))
         rights.append((float(col.get("data-left")), right))
         for t in col.iterfind(".//s:text[@class='line']", NS):
-            assert t.get("font-family") == "Source Serif Pro"
+            assert t.get("font-family").split(",")[0].strip("' ") == "Source Serif Pro"  # what cairosvg draws with
             end = float(t.get("x")) + serif.width(t.text or "", float(t.get("font-size")))
             assert end <= right + 1e-6, f"{t.text!r} ends at {end:.1f}, past the column edge {right}"
             checked += 1

@@ -53,3 +53,20 @@ def test_every_page_loads_the_fonts_and_names_them_first(static, sheet, template
     assert re.search(r'--serif:\s*"Source Serif Pro"', css) and re.search(r'--sans:\s*"Source Sans Pro"', css)
     page = (ROOT / "templates" / template).read_text(encoding="utf-8")
     assert page.index('static/fonts.css"') < page.index(f'static/{sheet}"')
+
+
+def test_every_published_stylesheet_points_at_published_files(static):
+    """A stylesheet on the site links only files the site has (pdf.css, whose fonts live in the package, stays out)."""
+    assert not (static / "pdf.css").exists()
+    for sheet in sorted(static.glob("*.css")):
+        for url in re.findall(r'url\("?([^")]+)"?\)', sheet.read_text(encoding="utf-8")):
+            if not url.startswith("data:"):
+                assert (sheet.parent / url).is_file(), f"{sheet.name}: {url} is not published"
+
+
+def test_standalone_svgs_fall_back_to_a_generic_family():
+    from site_builder.render.svg import render_svg
+    from tests.test_render_svg import tricky_puzzle
+
+    families = set(re.findall(r'font-family="([^"]+)"', render_svg(*tricky_puzzle())))
+    assert families == {"'Source Sans Pro', sans-serif", "'Source Serif Pro', serif"}

@@ -50,7 +50,7 @@
   // ------------------------------------------------------------ model
 
   var grid = document.getElementById('grid');
-  var wrap = grid.parentElement;
+  var wrap = grid.closest('.grid-wrap');
   var input = document.getElementById('grid-input');
   var toolbar = player.querySelector('.toolbar');
   var clueBar = player.querySelector('.clue-bar');
@@ -70,6 +70,7 @@
     var cell = {
       index: i, r: rc[0], c: rc[1], el: el,
       letterEl: el.querySelector('.letter'),
+      label: el.getAttribute('aria-label') || '',
       answer: solution[i], letter: '', revealed: false, wrong: false,
       across: null, down: null
     };
@@ -93,6 +94,7 @@
   var cur = null;          // the selected cell
   var dir = 'across';      // the selected direction
   var solved = false;
+  var gaveUp = false;      // the whole puzzle was revealed: not solved by the solver
   var fullNoticeShown = false;
 
   function dirName(d) { return d === 'across' ? 'Across' : 'Down'; }
@@ -135,6 +137,7 @@
     if (runningSince !== null) {
       elapsed += Date.now() - runningSince;
       runningSince = null;
+      dirty = true;
     }
     if (ticker) { clearInterval(ticker); ticker = null; }
     renderTimer();
@@ -157,11 +160,17 @@
     save();
   }
 
+  // Going away saves only what this tab changed since it last saved (another
+  // tab on the same puzzle may have saved newer progress meanwhile); coming
+  // back takes up anything saved that this tab has not seen (a storage event
+  // can be missed while a tab is frozen or in the back-forward cache).
   document.addEventListener('visibilitychange', function () {
-    if (document.hidden) { stopTimer(); save(); }
-    else if (started) startTimer();
+    if (document.hidden) { stopTimer(); saveIfDirty(); return; }
+    adopt(readSaved());
+    if (started) startTimer();
   });
-  window.addEventListener('pagehide', function () { stopTimer(); save(); });
+  window.addEventListener('pagehide', function () { stopTimer(); saveIfDirty(); });
+  window.addEventListener('pageshow', function (e) { if (e.persisted) adopt(readSaved()); });
 
   // ------------------------------------------------------------ storage
 
@@ -169,8 +178,14 @@
     try { return window.localStorage; } catch (err) { return null; }
   }
 
+  var dirty = false;       // changed here since this tab last saved or took up another tab's save
+  var lastSeen = null;     // the saved state as this tab last wrote or read it
+
+  // Every change the solver makes here is saved straight away (so other tabs
+  // hear of it); only the running clock changes between saves.
   function save() {
     var store = storage();
+    dirty = false;
     if (!store) return;
     var state = {
       v: 1,
@@ -179,15 +194,16 @@
       wrong: cells.map(function (c) { return c.wrong ? '1' : '0'; }).join(''),
       elapsed: timeNow(),
       solved: solved,
+      gaveUp: solved && gaveUp,
       cursor: cur ? [cur.r, cur.c, dir] : null
     };
-    try { store.setItem(data.storageKey, JSON.stringify(state)); } catch (err) { /* full or disabled: play on */ }
+    lastSeen = JSON.stringify(state);
+    try { store.setItem(data.storageKey, lastSeen); } catch (err) { /* full or disabled: play on */ }
   }
 
-  function load() {
-    var store = storage();
-    var raw = null;
-    try { raw = store && store.getItem(data.storageKey); } catch (err) { raw = null; }
+  function saveIfDirty() { if (dirty) save(); }
+
+  function parseState(raw) {
     if (!raw) return null;
     try {
       var state = JSON.parse(raw);
@@ -198,6 +214,51 @@
     }
   }
 
+  function readSaved() {
+    var store = storage();
+    try { return (store && store.getItem(data.storageKey)) || null; } catch (err) { return null; }
+  }
+
+  // Letters, marks, clock and solved state from a saved state (this tab's
+  // cursor and pause stay as they are).
+  function applyState(state) {
+    cells.forEach(function (c, i) {
+      var ch = state.letters[i];
+      c.letter = ch === '.' ? '' : ch;
+      c.revealed = !!state.revealed && state.revealed[i] === '1';
+      c.wrong = !!state.wrong && state.wrong[i] === '1';
+      drawCell(c);
+    });
+    elapsed = Math.max(0, Number(state.elapsed) || 0);
+    if (runningSince !== null) runningSince = Date.now();
+    started = runningSince !== null || elapsed > 0;
+    renderTimer();
+    var right = cells.every(function (c) { return c.letter === c.answer; });
+    if (state.solved && right) {
+      gaveUp = !!state.gaveUp;
+      if (!solved) finish(false);
+    } else if (solved) {
+      unfinish();
+    }
+    fullNoticeShown = false;
+  }
+
+  // Take up progress another tab saved, so that neither tab later writes an
+  // older grid back over it.
+  function adopt(raw) {
+    if (raw === lastSeen) return;
+    var state = parseState(raw);
+    if (!state) return;
+    lastSeen = raw;
+    applyState(state);
+    dirty = false;
+    if (cur) drawSelection();
+  }
+
+  window.addEventListener('storage', function (e) {
+    if (e.key === data.storageKey) adopt(e.newValue);
+  });
+
   // ------------------------------------------------------------ drawing
 
   function drawCell(cell) {
@@ -205,6 +266,8 @@
     cell.el.classList.toggle('wrong', cell.wrong);
     cell.el.classList.toggle('revealed', cell.revealed);
     cell.el.classList.toggle('filled', !!cell.letter);
+    cell.el.setAttribute('aria-label', cell.label + '. ' + (cell.letter || 'Blank') +
+      (cell.wrong ? ', marked wrong' : '') + (cell.revealed ? ', revealed' : '') + '.');
   }
 
   var marked = [];         // elements carrying highlight classes
@@ -227,11 +290,9 @@
     if (cross) {
       cross.cells.forEach(function (c) { if (c !== cur) mark(c.el, 'cross'); });
       mark(cross.li, 'cross-current');
-      scrollClueIntoView(cross.li);
     }
     mark(cur.el, 'current');
     mark(entry.li, 'active');
-    scrollClueIntoView(entry.li);
 
     clueBarNum.textContent = entry.number + ' ' + dirName(dir);
     clueBarClue.textContent = entry.clue;
@@ -246,15 +307,36 @@
     input.style.height = cur.el.offsetHeight + 'px';
   }
 
-  // Scroll a clue into view inside its own list (never the page).
+  // Scroll a clue into view inside its own list (never the page): into the
+  // part of the list that is on screen, where the list runs past the window.
   function scrollClueIntoView(li) {
     if (!li) return;
     var list = li.parentElement;
     if (list.scrollHeight <= list.clientHeight + 1) return;
-    var top = li.offsetTop - list.offsetTop;
-    var bottom = top + li.offsetHeight;
-    if (top < list.scrollTop) list.scrollTop = top - 8;
-    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 8;
+    var box = list.getBoundingClientRect();
+    var top = box.top + list.clientTop, bottom = top + list.clientHeight;
+    var shownTop = Math.max(top, 0), shownBottom = Math.min(bottom, window.innerHeight);
+    if (shownBottom - shownTop < li.offsetHeight * 2) { shownTop = top; shownBottom = bottom; }
+    var r = li.getBoundingClientRect();
+    var margin = Math.min(8, Math.max(0, (shownBottom - shownTop - r.height) / 2));
+    if (r.top < shownTop + margin) list.scrollTop -= shownTop + margin - r.top;
+    else if (r.bottom > shownBottom - margin) list.scrollTop += r.bottom - (shownBottom - margin);
+  }
+
+  // Cells under 20px are hard to hit with a finger: below that the grid keeps
+  // 24px cells and scrolls sideways (see .grid-scrolls in player.css).
+  function fitGrid() {
+    player.classList.toggle('grid-scrolls', wrap.clientWidth / data.cols < 20);
+  }
+
+  // Bring the current cell on screen (when the grid has the keyboard), then
+  // its clues within their lists.
+  function showSelection(scrollToCell) {
+    if (!cur) return;
+    if (scrollToCell) cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    var entry = currentEntry(), cross = cur[other(dir)];
+    if (cross) scrollClueIntoView(cross.li);
+    if (entry) scrollClueIntoView(entry.li);
   }
 
   function say(text) { statusEl.textContent = text; }
@@ -272,7 +354,7 @@
       announceEl.textContent = entry.number + ' ' + dirName(dir) + ': ' + entry.clue;
     }
     drawSelection();
-    if (document.activeElement === input) cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    showSelection(document.activeElement === input);
   }
 
   function selectEntry(entry, focus) {
@@ -283,8 +365,8 @@
 
   function focusGrid() {
     if (!cur) select(entries[0].cells[0], entries[0].dir);
-    input.focus({ preventScroll: true });
-    cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    if (document.activeElement !== input) input.focus({ preventScroll: true });
+    showSelection(true);
   }
 
   // ------------------------------------------------------------ editing
@@ -300,6 +382,7 @@
 
   function typeLetter(letter) {
     if (!cur || userPaused) return;
+    say('');
     if (!locked(cur)) setLetter(cur, letter);
     advance();
     afterChange();
@@ -319,8 +402,12 @@
     drawSelection();
   }
 
+  // Backspace clears the current cell, or (when it is empty) steps back and
+  // clears that one: from the first cell of an answer, to the last cell of
+  // the answer before it in clue order (as Shift-Tab goes).
   function backspace() {
     if (!cur || userPaused) return;
+    say('');
     var entry = currentEntry();
     if (cur.letter && !locked(cur)) {
       setLetter(cur, '');
@@ -328,8 +415,11 @@
       var i = entry.cells.indexOf(cur);
       if (i > 0) {
         select(entry.cells[i - 1], dir);
-        if (!locked(cur)) setLetter(cur, '');
+      } else {
+        var prev = entries[(entries.indexOf(entry) - 1 + entries.length) % entries.length];
+        select(prev.cells[prev.cells.length - 1], prev.dir);
       }
+      if (!locked(cur)) setLetter(cur, '');
     }
     drawSelection();
     afterChange();
@@ -337,6 +427,7 @@
 
   function deleteLetter() {
     if (!cur || userPaused) return;
+    say('');
     if (!locked(cur)) setLetter(cur, '');
     drawSelection();
     afterChange();
@@ -360,6 +451,8 @@
     }
   }
 
+  // announce: solved just now, in this tab (rather than found solved on load
+  // or in another tab's save).
   function finish(announce) {
     solved = true;
     stopTimer();
@@ -367,7 +460,7 @@
     pauseBtn.disabled = true;
     var revealed = cells.filter(function (c) { return c.revealed; }).length;
     var headline, detail;
-    if (revealed === cells.length) {
+    if (gaveUp || revealed === cells.length) {
       headline = 'Puzzle revealed.';
       detail = '';
     } else {
@@ -381,15 +474,21 @@
     solvedEl.appendChild(strong);
     if (detail) solvedEl.appendChild(document.createTextNode(' ' + detail));
     solvedEl.hidden = false;
-    if (announce) say('');
-    save();
+    if (announce) {
+      say('');
+      // keep the news in sight below a grid taller than the window
+      solvedEl.classList.add('pinned');
+      save();
+    }
   }
 
   function unfinish() {
     solved = false;
+    gaveUp = false;
     player.classList.remove('is-solved');
     pauseBtn.disabled = false;
     solvedEl.hidden = true;
+    solvedEl.classList.remove('pinned');
     solvedEl.textContent = '';
   }
 
@@ -431,7 +530,7 @@
 
   input.addEventListener('keydown', function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (userPaused) return;
+    if (userPaused || composing || e.isComposing || e.keyCode === 229) return;
     var key = e.key;
     if (key.length === 1 && /[a-z]/i.test(key)) {
       e.preventDefault();
@@ -456,12 +555,71 @@
     }
   });
 
-  // Phone keyboards often send letters as text input rather than key events.
-  input.addEventListener('input', function () {
-    var text = input.value;
+  // Phone keyboards often send letters as text input rather than key events,
+  // and many compose a word in the field ("p", "pa", "par"), correcting it as
+  // they go. The field is left alone while they compose: only what changed
+  // since the last input event counts, and a letter the keyboard takes back
+  // is undone in the grid. Outside a composition the field is emptied after
+  // each input.
+  var composing = false;
+  var fieldText = '';      // the field's letters as last seen
+  var composed = [];       // what each letter of fieldText changed: {cell, dir, letter, wrong}
+
+  function lettersOf(text) { return text.normalize('NFD').replace(/[^A-Za-z]/g, '').toUpperCase(); }
+
+  function takeField() {
+    var now = lettersOf(input.value);
+    if (userPaused) { fieldText = now; return; }
+    var k = 0;
+    while (k < fieldText.length && k < now.length && fieldText[k] === now[k]) k++;
+    for (var i = fieldText.length; i > k; i--) untype();
+    for (var j = k; j < now.length; j++) {
+      if (!cur) break;
+      composed.push({ cell: cur, dir: dir, letter: cur.letter, wrong: cur.wrong });
+      typeLetter(now[j]);
+    }
+    fieldText = now;
+  }
+
+  function untype() {
+    var was = composed.pop();
+    if (!was) { backspace(); return; }
+    say('');
+    select(was.cell, was.dir);
+    if (!locked(was.cell)) {
+      setLetter(was.cell, was.letter);
+      was.cell.wrong = was.wrong;
+      drawCell(was.cell);
+    }
+    drawSelection();
+    afterChange();
+  }
+
+  function emptyField() {
     input.value = '';
-    var letters = text.normalize('NFD').replace(/[^A-Za-z]/g, '').toUpperCase();
-    for (var i = 0; i < letters.length; i++) typeLetter(letters[i]);
+    fieldText = '';
+    composed = [];
+  }
+
+  input.addEventListener('compositionstart', function () { composing = true; });
+  input.addEventListener('compositionend', function () {
+    composing = false;
+    takeField();
+    emptyField();
+  });
+  // Backspace with nothing in the field: many phone keyboards send no key
+  // event for it, only this.
+  input.addEventListener('beforeinput', function (e) {
+    if (composing || e.isComposing || input.value) return;
+    if (e.inputType === 'deleteContentBackward' || e.inputType === 'deleteContentForward') {
+      e.preventDefault();
+      if (userPaused) return;
+      if (e.inputType === 'deleteContentBackward') backspace(); else deleteLetter();
+    }
+  });
+  input.addEventListener('input', function (e) {
+    takeField();
+    if (!composing && !e.isComposing) emptyField();
   });
 
   input.addEventListener('focus', function () {
@@ -469,7 +627,11 @@
     wrap.classList.add('focused');
     startTimer();
   });
-  input.addEventListener('blur', function () { wrap.classList.remove('focused'); });
+  input.addEventListener('blur', function () {
+    wrap.classList.remove('focused');
+    if (composing) { composing = false; takeField(); }
+    emptyField();
+  });
 
   grid.addEventListener('click', function (e) {
     var el = e.target.closest('.cell');
@@ -483,14 +645,16 @@
   // Keep focus in the input when a cell is pressed (no flicker of the focus ring).
   grid.addEventListener('mousedown', function (e) { if (e.target.closest('.cell')) e.preventDefault(); });
 
+  // Each clue becomes a button (the plain list stays as it is without JavaScript).
   entries.forEach(function (entry) {
     var li = entry.li;
-    li.tabIndex = 0;
-    li.setAttribute('aria-controls', 'grid');
+    var button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'clue-button';
+    button.setAttribute('aria-controls', 'grid');
+    while (li.firstChild) button.appendChild(li.firstChild);
+    li.appendChild(button);
     li.addEventListener('click', function () { if (!userPaused) selectEntry(entry, true); });
-    li.addEventListener('keydown', function (e) {
-      if ((e.key === 'Enter' || e.key === ' ') && !userPaused) { e.preventDefault(); selectEntry(entry, true); }
-    });
   });
 
   var skip = document.querySelector('.skip-link');
@@ -512,16 +676,23 @@
       filled++;
       if (c.letter !== c.answer) { c.wrong = true; wrongCount++; drawCell(c); }
     });
-    var where = scope === 'puzzle' ? 'the puzzle' : 'this ' + scope;
-    if (!filled) say('Nothing to check in ' + where + ' yet.');
-    else if (wrongCount) say(wrongCount + (wrongCount === 1 ? ' wrong letter' : ' wrong letters') + ' marked in ' + where + '.');
-    else say('No mistakes in ' + where + ' so far.');
+    if (scope === 'letter') {
+      if (!filled) say('Nothing to check in this square yet.');
+      else if (wrongCount) say('That letter is wrong, and marked.');
+      else say('That letter is right.');
+    } else {
+      var where = scope === 'puzzle' ? 'the puzzle' : 'this word';
+      if (!filled) say('Nothing to check in ' + where + ' yet.');
+      else if (wrongCount) say(wrongCount + (wrongCount === 1 ? ' wrong letter' : ' wrong letters') + ' marked in ' + where + '.');
+      else say('No mistakes in ' + where + ' so far.');
+    }
     drawSelection();
     save();
   }
 
   function reveal(scope) {
     if (scope === 'puzzle' && !window.confirm('Reveal the whole puzzle?')) return;
+    if (scope === 'puzzle' && !solved) gaveUp = true;
     var count = 0;
     scopeCells(scope).forEach(function (c) {
       if (c.letter !== c.answer) {
@@ -532,7 +703,8 @@
       c.wrong = false;
       drawCell(c);
     });
-    say(count ? count + (count === 1 ? ' letter' : ' letters') + ' revealed.' : 'Those letters were already right.');
+    if (scope === 'letter') say(count ? 'Letter revealed.' : 'That letter was already right.');
+    else say(count ? count + (count === 1 ? ' letter' : ' letters') + ' revealed.' : 'Those letters were already right.');
     drawSelection();
     afterChange();
   }
@@ -548,16 +720,21 @@
       renderTimer();
       say('Puzzle cleared.');
     } else {
-      if (solved) return;
+      if (solved) {
+        say('The puzzle is solved: Clear, then Puzzle, starts it again.');
+        return;
+      }
+      var cleared = 0, kept = 0;
       scopeCells(scope).forEach(function (c) {
-        if (c.revealed) return;
+        if (c.revealed) { kept++; return; }
+        if (c.letter) cleared++;
         c.letter = ''; c.wrong = false; drawCell(c);
       });
-      say('Word cleared.');
+      if (cleared) say('Word cleared' + (kept ? '; revealed letters stay.' : '.'));
+      else say(kept ? 'Revealed letters stay.' : 'Nothing to clear in this word.');
     }
     drawSelection();
     save();
-    focusGrid();
   }
 
   var actions = {
@@ -571,8 +748,8 @@
     'reveal-puzzle': function () { reveal('puzzle'); },
     'clear-word': function () { clear('word'); },
     'clear-puzzle': function () { clear('puzzle'); },
-    'prev-clue': function () { moveClue(-1, true); focusGrid(); },
-    'next-clue': function () { moveClue(1, true); focusGrid(); }
+    'prev-clue': function () { moveClue(-1, true); },
+    'next-clue': function () { moveClue(1, true); }
   };
 
   player.addEventListener('click', function (e) {
@@ -583,7 +760,9 @@
     var action = button.dataset.action;
     if (userPaused && action !== 'pause' && action !== 'resume') return;
     actions[action]();
-    if (menu && action.indexOf('clear') !== 0) focusGrid();
+    // back to the grid after any tool, done or cancelled, so typing goes on
+    // (pausing leaves the keyboard on Resume)
+    if (!userPaused) focusGrid();
   });
 
   // Menus: one open at a time; Escape or a click elsewhere closes them.
@@ -605,31 +784,22 @@
 
   // ------------------------------------------------------------ start
 
-  var saved = load();
-  if (saved) {
-    cells.forEach(function (c, i) {
-      var ch = saved.letters[i];
-      c.letter = ch === '.' ? '' : ch;
-      c.revealed = saved.revealed && saved.revealed[i] === '1';
-      c.wrong = saved.wrong && saved.wrong[i] === '1';
-      drawCell(c);
-    });
-    elapsed = Math.max(0, Number(saved.elapsed) || 0);
-    started = elapsed > 0;
-  }
+  lastSeen = readSaved();
+  var saved = parseState(lastSeen);
+  if (saved) applyState(saved);
+  else cells.forEach(drawCell);
 
   toolbar.hidden = false;
   clueBar.hidden = false;
   input.hidden = false;
   player.querySelector('.hint').hidden = false;
   player.classList.add('enhanced');
+  fitGrid();
   renderTimer();
 
   var start = saved && saved.cursor && cellAt[saved.cursor[0] + ',' + saved.cursor[1]];
   if (start) select(start, saved.cursor[2] === 'down' ? 'down' : 'across');
   else select(entries[0].cells[0], entries[0].dir);
 
-  if (saved && saved.solved && cells.every(function (c) { return c.letter === c.answer; })) finish(false);
-
-  window.addEventListener('resize', drawSelection);
+  window.addEventListener('resize', function () { fitGrid(); drawSelection(); showSelection(false); });
 })();

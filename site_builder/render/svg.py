@@ -13,9 +13,14 @@ import re
 from dataclasses import dataclass
 
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before any cairo/pango load)
-from .fonts import SANS, SERIF, metrics
+from .fonts import SANS as SANS_FACE, SERIF as SERIF_FACE, metrics
 from .text import clue_text, long_date
 from ..model import Layout, Puzzle
+
+# font-family lists: our shipped faces first (cairosvg and WeasyPrint find them through fontconfig and
+# @font-face), then the generic family, so a viewer without them (an SVG opened on its own) keeps the kind of face
+SANS = f"'{SANS_FACE}', sans-serif"
+SERIF = f"'{SERIF_FACE}', serif"
 
 
 # ------------------------------------------------------------------ geometry

@@ -1,0 +1,470 @@
+"""More of the puzzle player in a real browser: the bugs a QA pass found.
+
+Same set-up as test_player.py (pages built into a temporary folder, loaded by
+file:// URL in Debian's Chromium), with a large grid (world-capitals, 28
+columns) and a small one (kitchen-herbs) beside the tests' own small grid.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from site_builder.site import static_files
+from site_builder.source import load_puzzle, read_puzzle
+from tests.test_player import ARGS, CHROMIUM, ROOT, SMALL, Page, _build, cell_id
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)"
+)
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("site")
+    for name, data in static_files().items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    layouts = {"allotment": _build(folder, load_puzzle(SMALL, slug="allotment"))}
+    for slug in ("world-capitals", "kitchen-herbs"):
+        layouts[slug] = _build(folder, read_puzzle(ROOT / "puzzles" / f"{slug}.txt"))
+    assert layouts["world-capitals"].cols >= 25  # the wide grid these tests are about
+    return folder, layouts
+
+
+@pytest.fixture
+def open_page(browser, site):
+    pages: list[Page] = []
+
+    def opener(slug="allotment", **context_args) -> Page:
+        p = Page(browser, site, slug, **context_args)
+        pages.append(p)
+        return p
+
+    yield opener
+    for p in pages:
+        p.context.close()
+        assert not p.errors, p.errors
+
+
+# Whether the whole of an element can be seen: inside the window and inside every box around it
+# that clips (a scrolling clue list, a scrolling grid).
+SEEN = """(sel) => {
+    const el = typeof sel === 'string' ? document.querySelector(sel) : sel;
+    if (!el) return 'missing';
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) return 'not shown';
+    let top = 0, left = 0, bottom = innerHeight, right = innerWidth;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+        const q = a.getBoundingClientRect();
+        top = Math.max(top, q.top); left = Math.max(left, q.left);
+        bottom = Math.min(bottom, q.bottom); right = Math.min(right, q.right);
+    }
+    const ok = r.top >= top - 1 && r.bottom <= bottom + 1 && r.left >= left - 1 && r.right <= right + 1;
+    return ok ? true : `${el.id || el.className} at ${Math.round(r.top)}..${Math.round(r.bottom)} x ` +
+        `${Math.round(r.left)}..${Math.round(r.right)}, visible ${Math.round(top)}..${Math.round(bottom)} x ` +
+        `${Math.round(left)}..${Math.round(right)}`;
+}"""
+
+
+def seen(p: Page, selector: str):
+    return p.page.evaluate(SEEN, selector)
+
+
+def dispatch_words(p: Page, placements) -> None:
+    """Type answers as key events dispatched inside the page (the real handlers, no round trips)."""
+    words = [[f"clue-{q.direction.value}-{q.number}", q.answer] for q in placements]
+    p.page.evaluate(
+        """(words) => {
+            const input = document.getElementById('grid-input');
+            const key = (k) => input.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true, cancelable: true}));
+            for (const [id, answer] of words) {
+                document.getElementById(id).click();
+                key('Home');
+                for (const ch of answer) key(ch);
+            }
+        }""",
+        words,
+    )
+
+
+# ---------------------------------------------------------------- 1. clue lists follow the selection
+
+
+def test_desktop_selected_clue_is_in_view_on_a_wide_grid(open_page):
+    p = open_page("world-capitals", **DESKTOP)
+    kb = p.page.keyboard
+    p.page.focus("#grid-input")
+    placements = p.layout.placements
+    # Tab forward through every clue, then Shift-Tab all the way back
+    steps = [("Tab", q) for q in placements[1:]] + [("Shift+Tab", q) for q in reversed(placements[:-1])]
+    for key, q in steps:
+        kb.press(key)
+        assert p.active_clue() == f"clue-{q.direction.value}-{q.number}"
+        assert seen(p, ".clue-list li.active") is True, (key, q.number, q.direction.value, seen(p, ".clue-list li.active"))
+        if p.page.locator(".clue-list li.cross-current").count():
+            assert seen(p, ".clue-list li.cross-current") is True, (key, q.number, seen(p, ".clue-list li.cross-current"))
+        assert seen(p, ".cell.current") is True
+    # typing a whole answer in (and so on to the next clue) keeps the clue in view too
+    last = p.layout.down[-1]
+    p.page.evaluate("window.scrollTo(0, 0)")
+    p.page.click(f"#{cell_id(last.cells()[0])}")
+    if p.active_clue() != f"clue-down-{last.number}":
+        p.page.click(f"#{cell_id(last.cells()[0])}")
+    kb.type(last.answer)
+    assert seen(p, ".clue-list li.active") is True
+
+
+# ---------------------------------------------------------------- 2. two tabs on one puzzle
+
+
+def _two_tabs(browser, site, slug="allotment"):
+    folder, layouts = site
+    url = (folder / slug / "index.html").as_uri()
+    context = browser.new_context(**DESKTOP)
+    errors: list[str] = []
+
+    def new_tab():
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url)
+        return page
+
+    return context, new_tab, errors, layouts[slug]
+
+
+def test_a_stale_tab_does_not_overwrite_another_tabs_progress(browser, site):
+    context, new_tab, errors, layout = _two_tabs(browser, site)
+    try:
+        a = new_tab()  # opened first, never touched
+        b = new_tab()
+        word = layout.across[0]
+        b.click(f"#clue-across-{word.number}")
+        b.keyboard.press("Home")
+        b.keyboard.type(word.answer)
+        r, c = word.cells()[-1]
+        # tab A takes up what tab B saved ...
+        a.wait_for_function(f"document.querySelector('#cell-{r}-{c} .letter').textContent === '{word.answer[-1]}'", timeout=3000)
+        # ... and going away (hidden, then closed) does not put its old empty grid back
+        a.evaluate("document.dispatchEvent(new Event('visibilitychange')); window.dispatchEvent(new Event('pagehide'))")
+        a.close()
+        b.close()
+        again = new_tab()
+        assert [again.inner_text(f"#cell-{r}-{c} .letter") for r, c in word.cells()] == list(word.answer)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_tab_that_changed_nothing_saves_nothing_and_catches_up_on_return(browser, site):
+    context, new_tab, errors, layout = _two_tabs(browser, site)
+    try:
+        a = new_tab()
+        key = a.evaluate("JSON.parse(document.getElementById('puzzle-data').textContent).storageKey")
+        word = layout.across[0]
+        # progress saved by someone else that this tab never heard about
+        letters = a.evaluate(
+            """([key, cells, answer]) => {
+                const data = JSON.parse(document.getElementById('puzzle-data').textContent);
+                const at = data.cells.map(rc => rc.join(','));
+                const letters = at.map(() => '.');
+                cells.forEach((rc, i) => { letters[at.indexOf(rc.join(','))] = answer[i]; });
+                const state = {v: 1, letters: letters.join(''), revealed: '0'.repeat(at.length),
+                               wrong: '0'.repeat(at.length), elapsed: 5000, solved: false, cursor: null};
+                localStorage.setItem(key, JSON.stringify(state));
+                return state.letters;
+            }""",
+            [key, [list(rc) for rc in word.cells()], word.answer],
+        )
+        a.evaluate("window.dispatchEvent(new Event('pagehide'))")
+        assert a.evaluate(f"JSON.parse(localStorage.getItem('{key}')).letters") == letters
+        # coming back to the tab, it shows that progress
+        a.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        assert [a.inner_text(f"#cell-{r}-{c} .letter") for r, c in word.cells()] == list(word.answer)
+        assert a.inner_text(".timer") == "0:05"
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_the_other_tab_shows_a_clear_and_a_solve(browser, site):
+    context, new_tab, errors, layout = _two_tabs(browser, site)
+    try:
+        a = new_tab()
+        b = new_tab()
+        b.on("dialog", lambda d: d.accept())
+        b.click("summary:has-text('Reveal')")
+        b.click("[data-action='reveal-puzzle']")
+        a.wait_for_function("!document.querySelector('.solved').hidden", timeout=3000)
+        assert a.inner_text(".solved") == "Puzzle revealed."
+        assert a.evaluate("[...document.querySelectorAll('.cell .letter')].every(el => el.textContent)")
+        b.click("summary:has-text('Clear')")
+        b.click("[data-action='clear-puzzle']")
+        a.wait_for_function("document.querySelector('.solved').hidden", timeout=3000)
+        assert a.evaluate("[...document.querySelectorAll('.cell .letter')].every(el => !el.textContent)")
+        assert a.inner_text(".timer") == "0:00"
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- 3. revealing is not solving
+
+
+def test_reveal_puzzle_after_typing_is_not_solved(open_page):
+    p = open_page()
+    word = p.layout.across[0]
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type(word.answer[0])
+    p.page.click("summary:has-text('Reveal')")
+    p.page.click("[data-action='reveal-puzzle']")
+    assert p.grid_letters() == p.layout.cells
+    assert p.page.inner_text(".solved") == "Puzzle revealed."
+    p.page.reload()
+    assert p.page.inner_text(".solved") == "Puzzle revealed."
+
+
+# ---------------------------------------------------------------- 4. the solved message is seen
+
+
+def test_solved_message_is_in_view_on_desktop(open_page):
+    p = open_page("world-capitals", **DESKTOP)
+    first, rest = p.layout.placements[0], p.layout.placements[1:]
+    dispatch_words(p, rest)
+    assert p.page.is_hidden(".solved")
+    # the last answer goes in at the top of the tall grid
+    p.page.evaluate("window.scrollTo(0, 0)")
+    p.solve(first)
+    assert p.page.inner_text(".solved").startswith("Solved!")
+    assert seen(p, ".solved") is True, seen(p, ".solved")
+
+
+# ---------------------------------------------------------------- 5. focus after the tools
+
+
+def test_typing_goes_on_after_a_cancelled_confirm(open_page):
+    p = open_page()
+    word = p.layout.across[0]
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.type(word.answer[0])
+    p.confirm = False
+    for menu, action in (("Clear", "clear-puzzle"), ("Reveal", "reveal-puzzle")):
+        p.page.click(f"summary:has-text('{menu}')")
+        p.page.click(f"[data-action='{action}']")
+        assert p.focused() == "grid-input", action
+    assert p.letter(*word.cells()[0]) == word.answer[0]  # nothing was cleared
+    p.page.keyboard.type(word.answer[1])
+    assert p.letter(*word.cells()[1]) == word.answer[1]
+    # a confirmed clear gives the keyboard back too
+    p.confirm = True
+    p.page.click("summary:has-text('Clear')")
+    p.page.click("[data-action='clear-puzzle']")
+    assert p.focused() == "grid-input"
+    p.page.keyboard.type("Q")
+    assert p.page.locator(".cell.filled").count() == 1
+
+
+def test_clear_word_on_a_solved_puzzle_says_why_not(open_page):
+    p = open_page()
+    for placement in p.layout.placements:
+        p.solve(placement)
+    assert p.page.inner_text(".solved").startswith("Solved!")
+    p.page.click("summary:has-text('Clear')")
+    p.page.click("[data-action='clear-word']")
+    assert p.grid_letters() == p.layout.cells
+    status = p.page.inner_text(".status")
+    assert "solved" in status.lower() and "Clear" in status
+    assert p.focused() == "grid-input"
+
+
+# ---------------------------------------------------------------- 6. Backspace into the previous answer
+
+
+def test_backspace_at_the_start_of_an_answer_goes_back_to_the_previous_one(open_page):
+    p = open_page("kitchen-herbs")
+    one, two = p.layout.across[0], p.layout.across[1]
+    p.page.click(f"#clue-across-{one.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type(one.answer)
+    p.page.click(f"#clue-across-{two.number}")
+    p.page.keyboard.press("Home")
+    assert p.current() == cell_id(two.cells()[0]) and p.letter(*two.cells()[0]) == ""
+    p.page.keyboard.press("Backspace")
+    assert p.active_clue() == f"clue-across-{one.number}"
+    assert p.current() == cell_id(one.cells()[-1])
+    assert p.letter(*one.cells()[-1]) == ""
+    assert p.letter(*one.cells()[-2]) == one.answer[-2]
+    # and on from there, as usual
+    p.page.keyboard.press("Backspace")
+    assert p.current() == cell_id(one.cells()[-2]) and p.letter(*one.cells()[-2]) == ""
+
+
+# ---------------------------------------------------------------- 7, 8. phones
+
+
+def test_phone_big_grid_has_usable_cells_and_no_page_scroll(open_page):
+    p = open_page("world-capitals", **PHONE)
+    size = p.page.evaluate("document.querySelector('.cell').getBoundingClientRect().width")
+    assert size >= 24
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= 390
+    # an answer at the right-hand edge: the grid scrolls to it, and the (hidden) input sits on the cell
+    word = max(p.layout.across, key=lambda q: q.col + len(q.answer))
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("End")
+    assert p.current() == cell_id(word.cells()[-1])
+    assert seen(p, ".cell.current") is True, seen(p, ".cell.current")
+    box = p.page.evaluate(
+        "[document.querySelector('.cell.current'), document.getElementById('grid-input')]"
+        ".map(el => { const r = el.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top)]; })"
+    )
+    assert box[0] == box[1]
+    p.page.keyboard.type("X")
+    assert p.letter(*word.cells()[-1]) == "X"
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_phone_small_grid_still_fits(open_page):
+    p = open_page("kitchen-herbs", **PHONE)
+    grid, board = p.page.evaluate(
+        "['.grid', '.board'].map(s => document.querySelector(s).getBoundingClientRect().right)"
+    )
+    assert grid <= board + 1
+    assert seen(p, f"#{cell_id(max(p.layout.cells, key=lambda rc: rc[1]))}") is True
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_narrowest_phone_toolbar_fits(open_page):
+    p = open_page("kitchen-herbs", viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True)
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= 320
+    for name in ("Check", "Reveal", "Clear"):
+        right = p.page.evaluate(f"[...document.querySelectorAll('summary')].find(s => s.textContent.trim() === '{name}').getBoundingClientRect().right")
+        assert right <= 320, name
+
+
+# ---------------------------------------------------------------- 9. phone keyboards
+
+
+COMPOSE = """(steps) => {
+    const input = document.getElementById('grid-input');
+    input.focus();
+    for (const [type, value, data] of steps) {
+        if (type === 'start') { input.dispatchEvent(new CompositionEvent('compositionstart', {data: ''})); continue; }
+        if (type === 'end') { input.dispatchEvent(new CompositionEvent('compositionend', {data})); continue; }
+        const composing = type === 'compose';
+        const inputType = composing ? 'insertCompositionText' : type;
+        if (input.dispatchEvent(new InputEvent('beforeinput', {inputType, data, isComposing: composing, bubbles: true, cancelable: !composing}))) {
+            input.value = value;
+            input.dispatchEvent(new InputEvent('input', {inputType, data, isComposing: composing, bubbles: true}));
+        }
+    }
+}"""
+
+
+def test_android_composition_types_each_letter_once(open_page):
+    p = open_page()
+    word = next(q for q in p.layout.across if len(q.answer) >= 5)
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("Home")
+    a = word.answer.lower()
+    # the keyboard composes a word in the field, a letter at a time
+    p.page.evaluate(COMPOSE, [["start", "", ""]] + [["compose", a[: i + 1], a[: i + 1]] for i in range(3)] + [["end", "", a[:3]]])
+    assert [p.letter(*rc) for rc in word.cells()[:4]] == list(word.answer[:3]) + [""]
+    assert p.current() == cell_id(word.cells()[3])
+    # a plain insert, then Backspace with nothing in the field
+    p.page.evaluate(COMPOSE, [["insertText", a[3], a[3]]])
+    assert p.letter(*word.cells()[3]) == word.answer[3]
+    p.page.evaluate(COMPOSE, [["deleteContentBackward", "", None]])
+    assert p.current() == cell_id(word.cells()[3])
+    assert p.letter(*word.cells()[3]) == ""
+    # a composition that corrects itself ("ab" -> "a" -> "ac") ends as the last text it showed
+    p.page.evaluate(COMPOSE, [["start", "", ""], ["compose", "x", "x"], ["compose", "xy", "xy"], ["compose", "x", "x"],
+                              ["compose", "xz", "xz"], ["end", "", "xz"]])
+    assert p.letter(*word.cells()[3]) == "X" and p.letter(*word.cells()[4]) == "Z"
+
+
+def test_ime_composition_in_chromium_types_each_letter_once(open_page):
+    # Chromium's own composition path (what an Android keyboard drives), through the DevTools protocol
+    p = open_page(**PHONE)
+    word = next(q for q in p.layout.across if len(q.answer) >= 4)
+    p.page.tap(f"#{cell_id(word.cells()[0])}")
+    if p.active_clue() != f"clue-across-{word.number}":
+        p.page.tap(f"#{cell_id(word.cells()[0])}")
+    a = word.answer.lower()
+    cdp = p.context.new_cdp_session(p.page)
+    for text in (a[0], a[:2], a[:2] + "q", a[:3]):  # a slip, taken back and corrected
+        cdp.send("Input.imeSetComposition", {"text": text, "selectionStart": len(text), "selectionEnd": len(text)})
+    cdp.send("Input.insertText", {"text": a[:3]})  # the keyboard commits the word
+    cdp.send("Input.insertText", {"text": a[3]})
+    assert [p.letter(*rc) for rc in word.cells()[:4]] == list(word.answer[:4])
+    assert p.page.locator(".cell.filled").count() == 4
+    assert p.page.input_value("#grid-input") == ""
+
+
+# ---------------------------------------------------------------- 10. accessibility
+
+
+def test_cells_say_their_letter_and_clues_are_buttons(open_page):
+    p = open_page()
+    word = p.layout.across[0]
+    r, c = word.cells()[0]
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("Home")
+    before = p.page.get_attribute(f"#cell-{r}-{c}", "aria-label")
+    p.page.keyboard.type(word.answer[0])
+    after = p.page.get_attribute(f"#cell-{r}-{c}", "aria-label")
+    assert not re.search(rf"\b{word.answer[0]}\b", before.split(":", 1)[1]), before
+    assert re.search(rf"\b{word.answer[0]}\b", after.split(":", 1)[1]), after
+    # every clue is a button, named by its number, direction and clue, and it works from the keyboard
+    buttons = p.page.get_by_role("button", name=re.compile(r"^\d+ (Across|Down)\b"))
+    assert buttons.count() == len(p.layout.placements)
+    last = p.layout.down[-1]
+    button = p.page.get_by_role("button", name=re.compile(rf"^{last.number} Down\b"))
+    button.focus()
+    p.page.keyboard.press("Enter")
+    assert p.focused() == "grid-input"
+    assert p.active_clue() == f"clue-down-{last.number}"
+
+
+# ---------------------------------------------------------------- 11. wording
+
+
+def test_status_wording_for_one_letter_and_clears_on_typing(open_page):
+    p = open_page()
+    word = p.layout.across[0]
+    wrong = "Q" if word.answer[0] != "Q" else "Z"
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type(wrong)
+    p.page.keyboard.press("ArrowLeft")
+    p.page.click("summary:has-text('Check')")
+    p.page.click("[data-action='check-letter']")
+    status = p.page.inner_text(".status")
+    assert status and "this letter." not in status and "letters" not in status
+    # typing again clears the message
+    p.page.keyboard.type(word.answer[0])
+    assert p.page.inner_text(".status") == ""
+    p.page.keyboard.press("ArrowLeft")
+    p.page.click("summary:has-text('Reveal')")
+    p.page.click("[data-action='reveal-letter']")
+    status = p.page.inner_text(".status")
+    assert status and "Those" not in status and "letters" not in status
+    p.page.click("summary:has-text('Check')")
+    p.page.click("[data-action='check-letter']")
+    assert "this letter." not in p.page.inner_text(".status")
