@@ -10,12 +10,14 @@ SIGINT / SIGTERM.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
+import traceback
 from pathlib import Path
 
 from . import __version__
-from .errors import CrosswordError, InternalError, PuzzleError, PuzzleErrors
+from .errors import CrosswordError, InternalError, OutputError, PuzzleErrors
 from .layout import STRATEGIES, layout_puzzle, params_for
 from .render import exports
 from .render import text as text_render
@@ -47,6 +49,22 @@ def _positive(value: str) -> int:
     if n < 0:
         raise argparse.ArgumentTypeError("must not be negative")
     return n
+
+
+def _front_matter_range(key: str):
+    """An argparse type for the option that overrides front-matter `key`: the same range the file allows."""
+    from .source import MAX_SIZE
+
+    low, high = {"size": (3, MAX_SIZE), "seeds": (1, 100_000), "seed": (0, 2**32 - 1)}[key]
+
+    def check(value: str) -> int:
+        n = _positive(value)
+        if not low <= n <= high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}, as in the front matter, not {n}")
+        return n
+
+    check.__name__ = key  # argparse names the type in its messages
+    return check
 
 
 # ---------------------------------------------------------------- generate
@@ -88,27 +106,27 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if _binary_to_terminal(args.format):
         return 2
     path = Path(args.words)
-    puzzle = read_puzzle(path, require_front_matter=False)
+    puzzle = read_puzzle(path, require_front_matter=False, size=args.size)  # --size is the answers' cap too
     params = params_for(
         puzzle, seed=args.seed, seeds=args.seeds, size=args.size, strategy=args.strategy, effort=args.effort
     )
-    if args.size is not None:
-        too_long = [e for e in puzzle.entries if len(e.answer) > args.size]
-        if too_long:
-            e = too_long[0]
-            raise PuzzleErrors(
-                [PuzzleError(path, e.line, f"{e.display} has {len(e.answer)} letters, more than --size {args.size}")]
-            )
     layout = layout_puzzle(puzzle, params)
     print(layout.summary(), file=sys.stderr)
+    if layout.strategy == "adjacency":
+        _adjacency_notes(puzzle, layout)
     if args.out_dir:
         from .config import SiteConfig
         from .site import puzzle_files
         from .writer import write_files
 
         out = Path(args.out_dir)
+        if out.exists() and not out.is_dir():
+            raise OutputError(out, reason="it is a file, not a folder")
         files = puzzle_files(puzzle, layout, SiteConfig(), page=False)
-        write_files(out, files)
+        try:
+            write_files(out, files)
+        except OSError as exc:
+            raise OutputError(out, exc) from exc
         for name in sorted(files):
             print(f"wrote {out / name}", file=sys.stderr)
     if args.format:
@@ -118,6 +136,23 @@ def cmd_generate(args: argparse.Namespace) -> int:
     elif args.text or args.solution or not args.out_dir:
         sys.stdout.write(text_render.render_text(puzzle, layout, solution=args.solution))
     return 0
+
+
+def _adjacency_notes(puzzle, layout) -> None:
+    """What the adjacency strategy leaves for the author: two-letter fragments, and fill words to clue."""
+    from .layout.adjacency import fill_clue_hint, fragments
+
+    loose = fragments(layout)
+    if loose:
+        runs = ", ".join(f"{letters} at row {r + 1}, column {c + 1} {d}" for r, c, d, letters in loose)
+        print(
+            f"note: {len(loose)} two-letter run{'s' if len(loose) != 1 else ''} no answer holds "
+            f"(solvers get no clue for {'them' if len(loose) != 1 else 'it'}): {runs}",
+            file=sys.stderr,
+        )
+    hint = fill_clue_hint(puzzle, layout)
+    if hint:
+        print(f"note: {hint}", file=sys.stderr)
 
 
 # -------------------------------------------------------------------- lint
@@ -152,7 +187,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     from .site import build_site
 
     root = Path(args.root)
-    result = build_site(root, Path(args.out) if args.out else None, jobs=args.jobs, force=args.force)
+    out = Path(args.out) if args.out else None
+    if out is not None and out.exists() and not out.is_dir():
+        raise OutputError(out, reason="it is a file, not a folder")
+    result = build_site(root, out, jobs=args.jobs, force=args.force)
     _report_failures(result.failed)
     if not result.built and not result.removed and not result.failed and not args.quiet:
         print(f"up to date: {len(result.unchanged)} puzzles")
@@ -216,9 +254,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=list(STDOUT_FORMATS),
         help="print one format to stdout: text, solution, json, ipuz, puz (binary; not to a terminal), xd or md",
     )
-    gen.add_argument("--seed", type=_positive, help="use this one seed instead of searching")
-    gen.add_argument("--seeds", type=_positive, help="how many seeds to search (default: front matter, else 200)")
-    gen.add_argument("--size", type=_positive, help="grid cap, squares a side (default: front matter, else 23)")
+    gen.add_argument("--seed", type=_front_matter_range("seed"), help="use this one seed instead of searching")
+    gen.add_argument(
+        "--seeds", type=_front_matter_range("seeds"), help="how many seeds to search (default: front matter, else 200)"
+    )
+    gen.add_argument(
+        "--size", type=_front_matter_range("size"), help="grid cap, squares a side, 3 to 60 (default: front matter, else 23)"
+    )
     gen.add_argument("--strategy", choices=sorted(STRATEGIES), help="layout strategy")
     gen.add_argument(
         "--effort", type=_effort, help="1 to 10: how long optimize and adjacency search (default: front matter, else 1)"
@@ -286,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         status = args.func(args)
+        sys.stdout.flush()  # here, so a reader gone away (`| head`) is a BrokenPipeError below, not at exit
         # a stop signal whose KeyboardInterrupt was swallowed (inside a C callback) still stops the run
         return _stop_message() if _stopped else status
     except CrosswordError as exc:
@@ -295,10 +338,17 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_status
     except KeyboardInterrupt:
         return _stop_message()
-    except Exception:
+    except BrokenPipeError:
+        # the reader went away (`| head`): nothing more to say, and nowhere to say it
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+    except Exception as exc:
         if _stopped:
             return _stop_message()
-        raise
+        error = InternalError(getattr(args, "words", None) or args.command, exc, traceback.format_exc())
+        _print_error(error)
+        return error.exit_status
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

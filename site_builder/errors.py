@@ -64,3 +64,14 @@ class InternalError(CrosswordError):
             f"{self.path}: internal error while building it ({type(exc).__name__}: {exc}); "
             "this is a bug in the crossword press, please report it with this file"
         )
+
+
+class OutputError(CrosswordError):
+    """An output folder that cannot be written: a file in its place, no permission, a full disk."""
+
+    def __init__(self, path: str | Path, exc: OSError | None = None, reason: str = ""):
+        self.path = str(path)
+        why = reason or (exc.strerror if exc is not None and exc.strerror else str(exc))
+        if exc is not None and getattr(exc, "filename", None) not in (None, self.path):
+            why += f" ({exc.filename})"
+        super().__init__(f"{self.path}: cannot write the outputs there: {why}; name a folder you can write to")

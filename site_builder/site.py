@@ -233,7 +233,8 @@ class BuildResult:
 
 
 def _published_sources(puzzles_dir: Path) -> list[Path]:
-    return sorted(p for p in puzzles_dir.glob("*.txt") if p.is_file())
+    """Every `*.txt` in puzzles/: a folder or broken link of that name is reported by `read_puzzle`, as lint does."""
+    return sorted(puzzles_dir.glob("*.txt"))
 
 
 def _state_path(cache: Path, slug: str) -> Path:
@@ -305,7 +306,11 @@ def build_site(
         raise PuzzleError(root, None, "no puzzles/ folder here; run from the project folder or pass --root")
     out = Path(out) if out is not None else root / "public"
     cache = cache if cache is not None else root / ".cache"
-    state = state if state is not None else cache
+    if state is None:
+        # what is built where: public/ has its own record, and each other --out folder its own, so a build
+        # into one never makes another look up to date
+        default = out.resolve() == (root / "public").resolve()
+        state = cache if default else cache / "outs" / hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
     config = load_config(root / "pyproject.toml")
     _remove_temp_files(out)
     code = code_fingerprint()
@@ -378,6 +383,10 @@ def build_site(
         for slug in result.removed:
             report(f"remove {slug}")
     elif failed_slugs:
+        # the styles, script and fonts do not depend on the puzzles: the pages just built need them
+        for name, data in sorted(static_files().items()):
+            if write_atomic(out / name, data):
+                result.written.append(out / name)
         report(f"index  kept as it was: {len(failed_slugs)} puzzle(s) failed")
     return result
 

@@ -39,7 +39,7 @@ def _strategies() -> tuple[str, ...]:
 # ---------------------------------------------------------------- answers
 
 # Letters that do not decompose under NFKD but have a usual ASCII spelling.
-_SPECIAL_FOLDS = {"ß": "SS", "Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "Đ": "D", "ı": "I"}
+_SPECIAL_FOLDS = {"ß": "SS", "ẞ": "SS", "Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "Đ": "D", "ı": "I"}
 _DROPPED = {"'", "’", "‘", "."}
 _BREAKS = {" ": ",", "-": "-", "–": "-", "‐": "-"}
 
@@ -250,6 +250,19 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
             continue
         vline = offset + value_node.start_mark.line
         vcol = value_node.start_mark.column + 1
+        if KEYS[key].kind == "text" and isinstance(value_node, yaml.ScalarNode):
+            # text as written: YAML would read `007` as 7, `1.10` as 1.1, `Yes` as true, `12:30` as 750
+            raw_text = value_node.value
+            if not raw_text.strip() and KEYS[key].required:
+                rest = lines[start + value_node.start_mark.line][value_node.start_mark.column:]
+                hint = " (a value starting with '#' is a comment in YAML: put it in quotes)" if "#" in rest else ""
+                errors.append(PuzzleError(path, vline, f"'{key}' must not be empty{hint}", col=vcol))
+                continue
+            try:
+                values[key] = _check_value(key, raw_text)
+            except ValueError as exc:
+                errors.append(PuzzleError(path, vline, str(exc), col=vcol))
+            continue
         try:
             raw = constructor.construct_object(value_node, deep=True)
         except RecursionError:
@@ -269,6 +282,10 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
 # ------------------------------------------------------------------ files
 
 
+# the site's own folders beside the puzzles' (a puzzle's folder is public/<slug>/)
+RESERVED_SLUGS = {"static": "holds the site's styles, script and fonts", "tags": "holds the tag pages"}
+
+
 def slug_for(path: str | Path) -> str:
     p = Path(path)
     slug = p.stem if p.suffix == ".txt" else p.name
@@ -276,16 +293,34 @@ def slug_for(path: str | Path) -> str:
         raise PuzzleError(
             path, None, f"file name '{p.name}' must be lowercase letters, digits and hyphens, ending in .txt (e.g. twin-peaks.txt)"
         )
+    if slug in RESERVED_SLUGS:
+        raise PuzzleError(
+            path, None, f"file name '{p.name}' is taken: public/{slug}/ {RESERVED_SLUGS[slug]}; rename the file (e.g. {slug}-puzzle.txt)"
+        )
     return slug
 
 
 def decode_source(data: bytes, path: str | Path) -> str:
     """Bytes -> text: UTF-8 (a BOM is accepted); Windows and old Mac line ends become '\n'."""
-    nul = data.find(b"\x00", 0, 8192)
+    nul = data.find(b"\x00")
     if nul >= 0:
-        raise PuzzleError(
-            path, None, "this is not a text file (it holds NUL bytes); a puzzle file is UTF-8 text, one 'ANSWER | clue' a line"
+        head = data[:2048]
+        even, odd = head[0::2], head[1::2]
+        # UTF-16: a byte-order mark, or (ASCII text without one) a NUL in every other byte and in no other
+        utf16 = head[:2] in (b"\xff\xfe", b"\xfe\xff") or len(head) >= 8 and any(
+            zeros.count(0) >= 0.9 * len(zeros) and not text.count(0) for zeros, text in ((even, odd), (odd, even))
         )
+        if utf16:
+            raise PuzzleError(
+                path, None, "this file is UTF-16 text (Notepad's 'Unicode'); save it as UTF-8 (in Notepad: Save as, Encoding: UTF-8)"
+            )
+        line = data.count(b"\n", 0, nul) + 1
+        if nul < 8192:
+            raise PuzzleError(
+                path, None, "this is not a text file (it holds NUL bytes); a puzzle file is UTF-8 text, one 'ANSWER | clue' a line"
+            )
+        col = nul - (data.rfind(b"\n", 0, nul) + 1) + 1
+        raise PuzzleError(path, line, "a NUL byte (character 0) is in this line; delete it", col=col)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -306,6 +341,9 @@ def read_source(path: str | Path) -> str:
     try:
         if path.is_dir():
             raise PuzzleError(path, None, "this is a directory, not a puzzle file; name a .txt file")
+        if path.exists() and not path.is_file():
+            # a named pipe or a device: reading it could wait forever
+            raise PuzzleError(path, None, "this is not a regular file (a pipe or a device); name a .txt file")
         with path.open("rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except PuzzleError:
@@ -323,12 +361,12 @@ def read_source(path: str | Path) -> str:
     return decode_source(data, path)
 
 
-def read_puzzle(path: str | Path, *, require_front_matter: bool = True) -> Puzzle:
-    """Read and validate a puzzle file. Raises PuzzleError / PuzzleErrors."""
+def read_puzzle(path: str | Path, *, require_front_matter: bool = True, size: int | None = None) -> Puzzle:
+    """Read and validate a puzzle file. Raises PuzzleError / PuzzleErrors. `size`: see `parse_source`."""
     path = Path(path)
     text = read_source(path)
     slug = slug_for(path) if require_front_matter else _loose_slug(path)
-    return load_puzzle(text, path=path, slug=slug, require_front_matter=require_front_matter)
+    return load_puzzle(text, path=path, slug=slug, require_front_matter=require_front_matter, size=size)
 
 
 def _loose_slug(path: Path) -> str:
@@ -357,8 +395,12 @@ def parse_source(
     path: str | Path | None = None,
     require_front_matter: bool = True,
     max_size: int | None = None,
+    size: int | None = None,
 ) -> ParsedSource:
-    """Parse puzzle text without raising: the caller decides what the errors mean."""
+    """Parse puzzle text without raising: the caller decides what the errors mean.
+
+    `size` (a command line's --size) overrides the front matter's cap for the answers' length.
+    """
     shown = str(path) if path is not None else "<input>"
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -395,7 +437,8 @@ def parse_source(
             shown, first + 1, "a puzzle file starts with a front-matter block: '---', 'title: ...', 'date: YYYY-MM-DD', '---'", col=1
         ))
 
-    size = meta_values.get("size", max_size or 23)
+    cap_hint = "raise --size" if size is not None else "raise 'size'"
+    size = size if size is not None else meta_values.get("size", max_size or 23)
     entries: list[Entry] = []
     seen: dict[str, int] = {}
     too_many = False
@@ -437,7 +480,7 @@ def parse_source(
         if len(norm.letters) > size:
             errors.append(PuzzleError(
                 shown, lineno,
-                f"{norm.display} has {len(norm.letters)} letters, more than the grid cap of {size}; shorten it or raise 'size'",
+                f"{norm.display} has {len(norm.letters)} letters, more than the grid cap of {size}; shorten it or {cap_hint}",
                 col=col,
             ))
             continue
@@ -468,9 +511,10 @@ def load_puzzle(
     slug: str = "puzzle",
     require_front_matter: bool = True,
     max_size: int | None = None,
+    size: int | None = None,
 ) -> Puzzle:
-    """Parse puzzle text. With require_front_matter=False a plain list is accepted."""
-    parsed = parse_source(text, path=path, require_front_matter=require_front_matter, max_size=max_size)
+    """Parse puzzle text. With require_front_matter=False a plain list is accepted; `size` overrides the cap."""
+    parsed = parse_source(text, path=path, require_front_matter=require_front_matter, max_size=max_size, size=size)
     if parsed.errors:
         raise PuzzleErrors(list(parsed.errors))
     meta_values = parsed.meta or {"title": slug.replace("-", " ").title(), "date": _dt.date(1970, 1, 1)}

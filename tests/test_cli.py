@@ -70,7 +70,7 @@ def test_missing_required_exit_1(tmp_path):
 
 def test_size_option_rejects_long_answer(tmp_path):
     r = run("generate", "--words", TP, "--size", "10")
-    assert r.returncode == 2 and "more than --size 10" in r.stderr
+    assert r.returncode == 2 and "more than the grid cap of 10; shorten it or raise --size" in r.stderr
 
 
 def test_effort_option():

@@ -174,6 +174,40 @@ def test_puz_reads_back_grid_solution_and_clues(tp):
     assert p.clues[0] == "Palmer, found wrapped in plastic (5)"
 
 
+def test_puz_of_an_adjacency_layout_clues_its_fragments():
+    """The adjacency strategy may leave two-letter runs no answer holds: the .puz still loads, every run clued."""
+    from site_builder.layout.adjacency import fragments
+
+    puzzle = read_puzzle(PUZZLES / "solar-system.txt")
+    layout = layout_puzzle(puzzle, params_for(puzzle, strategy="adjacency", seed=5))
+    loose = fragments(layout)
+    assert loose  # this seed leaves one, as the summary reports
+    p = puz.load(render_puz(puzzle, layout))
+    numbering = p.clue_numbering()
+    runs = numbering.across + numbering.down
+    assert len(p.clues) == len(runs) == len(layout.placements) + len(loose)
+    assert p.clues.count(exports.FRAGMENT_CLUE) == len(loose)
+    solution = p.solution
+    for e in runs:
+        step = 1 if e in numbering.across else p.width
+        word = "".join(solution[e["cell"] + i * step] for i in range(e["len"]))
+        clue = e["clue"]
+        if clue == exports.FRAGMENT_CLUE:
+            assert (e["row"], e["col"], word) in {(r, c, letters) for r, c, _, letters in loose}
+        else:
+            assert clue.startswith(next(q.entry.clue for q in layout.placements if q.answer == word))
+
+
+def test_puz_refuses_a_run_that_is_no_answer(tp):
+    puzzle, layout = tp
+    across = next(q for q in layout.placements if q.direction is Direction.ACROSS)
+    # the same answer again, one row lower: side by side with itself, it makes runs of two no answer holds
+    twin = dataclasses.replace(across, row=across.row + 1)
+    broken = dataclasses.replace(layout, placements=layout.placements + (twin,), rows=layout.rows + 1)
+    with pytest.raises(ValueError, match="one-run-one-answer"):
+        render_puz(puzzle, broken)
+
+
 def test_puz_uses_utf8_version_2_only_when_latin1_cannot_spell_the_text(tp, tricky):
     puzzle, layout = tricky
     p = check_puz(puzzle, layout)

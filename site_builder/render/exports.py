@@ -191,7 +191,7 @@ def to_latin1(text: str) -> str | None:
     return "".join(out)
 
 
-def _puz_strings(puzzle: Puzzle, layout: Layout) -> tuple[str, dict[str, str], list[str]]:
+def _puz_strings(puzzle: Puzzle, layout: Layout, clues: list[str]) -> tuple[str, dict[str, str], list[str]]:
     """(version, header strings, clues) for the .puz file.
 
     Version 1.3, the one every reader knows, stores ISO-8859-1 text; when
@@ -210,7 +210,6 @@ def _puz_strings(puzzle: Puzzle, layout: Layout) -> tuple[str, dict[str, str], l
         "copyright": one_line(m.copyright),
         "notes": notes,
     }
-    clues = [clue_with_enumeration(p) for p in clue_order(layout)]
     latin = {k: to_latin1(v) for k, v in header.items()}
     latin_clues = [to_latin1(c) for c in clues]
     if all(v is not None for v in latin.values()) and all(c is not None for c in latin_clues):
@@ -218,35 +217,56 @@ def _puz_strings(puzzle: Puzzle, layout: Layout) -> tuple[str, dict[str, str], l
     return "2.0", header, clues
 
 
+FRAGMENT_CLUE = "No clue: both letters come from the crossing answers"
+
+
 def render_puz(puzzle: Puzzle, layout: Layout) -> bytes:
     """The puzzle as an Across Lite .puz file, written with puzpy.
 
     Unused cells are black squares; clues go by number, Across before Down
-    at the same number, as the format requires. Raises ValueError if the
-    grid's numbering is not the one .puz readers derive (it always is for
-    a valid layout: every run of two or more letters is one answer).
+    at the same number, as the format requires. A .puz reader numbers every
+    run of two or more letters itself, so each of its runs takes the clue of
+    the answer there. Under the strict rules that is every run, numbered as
+    ours; the `adjacency` strategy may leave two-letter fragments, runs no
+    answer holds (its summary reports them), which get FRAGMENT_CLUE (and,
+    being numbered too, can move the numbers after them). Any other run with
+    no answer is a broken layout: ValueError.
     """
     import puz
 
-    version, header, clues = _puz_strings(puzzle, layout)
-    p = puz.Puzzle(version=version)
+    from ..layout.adjacency import fragments
+
+    p = puz.Puzzle()
     p.width, p.height = layout.cols, layout.rows
     cells = layout.cells
     solution = "".join(
         cells.get((r, c), puz.BLACKSQUARE) for r in range(layout.rows) for c in range(layout.cols)
     )
-    p.solution = solution
-    p.fill = "".join(puz.BLACKSQUARE if ch == puz.BLACKSQUARE else puz.BLANKSQUARE for ch in solution)
-    p.title, p.author, p.copyright, p.notes = header["title"], header["author"], header["copyright"], header["notes"]
-    p.clues = clues
     across, down = puz.get_grid_numbering(solution, layout.cols, layout.rows)
     theirs = sorted(
         [(e["num"], 0, e["row"], e["col"], e["len"]) for e in across]
         + [(e["num"], 1, e["row"], e["col"], e["len"]) for e in down]
     )
-    ours = [(q.number, int(q.direction is Direction.DOWN), q.row, q.col, len(q.answer)) for q in clue_order(layout)]
-    if theirs != ours:
-        raise ValueError("the grid's numbering differs from the .puz numbering; the layout breaks the one-run-one-answer rule")
+    answers = {(q.row, q.col, int(q.direction is Direction.DOWN), len(q.answer)): q for q in layout.placements}
+    # only the adjacency strategy's rules allow a run no answer holds
+    loose = {(r, c, int(d == "down"), len(letters)) for r, c, d, letters in fragments(layout)} if layout.strategy == "adjacency" else set()
+    clues = []
+    for _, d, r, c, n in theirs:
+        q = answers.pop((r, c, d, n), None)
+        if q is not None:
+            clues.append(clue_with_enumeration(q))
+        elif (r, c, d, n) in loose:
+            clues.append(FRAGMENT_CLUE)
+        else:
+            raise ValueError(f"the grid has a run at row {r + 1}, column {c + 1} that is no answer; the layout breaks the one-run-one-answer rule")
+    if answers:
+        raise ValueError("an answer of the layout is not a run of the grid; the layout breaks the one-run-one-answer rule")
+    version, header, clues = _puz_strings(puzzle, layout, clues)
+    p.set_version(version)  # also the text encoding: ISO-8859-1 for 1.3, UTF-8 for 2.0
+    p.solution = solution
+    p.fill = "".join(puz.BLACKSQUARE if ch == puz.BLACKSQUARE else puz.BLANKSQUARE for ch in solution)
+    p.title, p.author, p.copyright, p.notes = header["title"], header["author"], header["copyright"], header["notes"]
+    p.clues = clues
     return p.tobytes()
 
 

@@ -1,0 +1,184 @@
+"""Inputs and situations a QA pass found mishandled: each one gets a clear message and the right exit status."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from site_builder.errors import PuzzleError, PuzzleErrors
+from site_builder.source import decode_source, load_puzzle, normalise_answer, read_puzzle
+
+from .conftest import ROOT
+
+HERBS = ROOT / "puzzles" / "kitchen-herbs.txt"
+LIST = "CAT | Pet\nACE | Top card\nTEA | Drink\n"
+
+
+def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "site_builder", *args], capture_output=True, text=True, cwd=cwd)
+
+
+# ------------------------------------------------------------------ generate options
+
+
+@pytest.mark.parametrize(
+    "option, value, says",
+    [("--seeds", "0", "must be 1 to 100000"), ("--size", "61", "must be 3 to 60"), ("--size", "2", "must be 3 to 60"),
+     ("--seed", str(2**32), "must be 0 to 4294967295")],
+)
+def test_generate_options_have_the_front_matters_ranges(tmp_path, option, value, says):
+    f = tmp_path / "words.txt"
+    f.write_text(LIST)
+    r = run("generate", "--words", str(f), option, value)
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr
+
+
+def test_size_option_is_the_cap_for_the_answers_too(tmp_path):
+    f = tmp_path / "words.txt"
+    f.write_text("SUPERCALIFRAGILISTICEXPIALI | Long word\nCAT | Pet\nTIC | Twitch\n")
+    r = run("generate", "--words", str(f))
+    assert r.returncode == 2 and "more than the grid cap of 23" in r.stderr and "raise 'size'" in r.stderr
+    r = run("generate", "--words", str(f), "--size", "30")
+    assert r.returncode == 0, r.stderr
+    assert "3 of 3 answers placed" in r.stderr
+    r = run("generate", "--words", str(f), "--size", "15")
+    assert r.returncode == 2 and "cap of 15; shorten it or raise --size" in r.stderr
+
+
+def test_out_dir_that_is_a_file_is_a_clear_error(tmp_path):
+    f = tmp_path / "words.txt"
+    f.write_text(LIST)
+    r = run("generate", "--words", str(f), "--out-dir", str(f))
+    assert r.returncode == 2 and "cannot write the outputs there: it is a file" in r.stderr
+    assert "Traceback" not in r.stderr and f.read_text() == LIST
+
+
+def test_build_out_that_is_a_file_is_a_clear_error(tmp_path):
+    root = _project(tmp_path)
+    (tmp_path / "taken").write_text("x")
+    r = run("build", "--root", str(root), "--out", str(tmp_path / "taken"))
+    assert r.returncode == 2 and "cannot write the outputs there" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_reader_that_goes_away_is_no_traceback():
+    cmd = [sys.executable, "-m", "site_builder", "generate", "--words", str(HERBS), "--format", "json"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()  # like `| head` that has read enough
+    err = p.stderr.read().decode()
+    assert p.wait() == 141 and "Traceback" not in err and "Exception ignored" not in err
+
+
+def test_an_unexpected_error_in_generate_is_reported_as_a_bug(tmp_path, monkeypatch, capsys):
+    from site_builder import cli
+
+    f = tmp_path / "words.txt"
+    f.write_text(LIST)
+
+    def broken(puzzle, params):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli, "layout_puzzle", broken)
+    assert cli.main(["generate", "--words", str(f)]) == 3
+    err = capsys.readouterr().err
+    assert "internal error" in err and "RuntimeError: boom" in err and "please report it" in err
+
+
+# ------------------------------------------------------------------ source files
+
+
+@pytest.mark.parametrize("slug", ["static", "tags"])
+def test_the_sites_own_folders_are_no_puzzle_names(tmp_path, slug):
+    f = tmp_path / f"{slug}.txt"
+    shutil.copy(HERBS, f)
+    with pytest.raises(PuzzleError, match=f"'{slug}.txt' is taken: public/{slug}/"):
+        read_puzzle(f)
+
+
+@pytest.mark.parametrize("written", ["007", "1.10", "0x1F", "12:30", "1_000", "Yes", "No", "null", "~", "2026-01-02"])
+def test_front_matter_text_is_kept_as_written(written):
+    puzzle = load_puzzle(f"---\ntitle: {written}\ndate: 2026-01-02\nauthor: {written}\n---\n{LIST}")
+    assert puzzle.meta.title == written and puzzle.meta.author == written
+
+
+def test_an_empty_or_commented_title_says_how_to_fix_it():
+    with pytest.raises(PuzzleErrors, match=r"'title' must not be empty \(a value starting with '#' is a comment"):
+        load_puzzle(f"---\ntitle: #1 puzzle\ndate: 2026-01-02\n---\n{LIST}")
+    with pytest.raises(PuzzleErrors, match=r"2:7: 'title' must not be empty$"):
+        load_puzzle(f"---\ntitle:\ndate: 2026-01-02\n---\n{LIST}")
+    assert load_puzzle(f"---\ntitle: '#1 puzzle'\ndate: 2026-01-02\nauthor:\n---\n{LIST}").meta.title == "#1 puzzle"
+
+
+def test_a_nul_byte_anywhere_is_an_error_with_its_line():
+    data = b"---\ntitle: T\ndate: 2026-01-02\n---\n# " + b"x" * 9000 + b"\nMINT | he\x00rb\n"
+    with pytest.raises(PuzzleError) as info:
+        decode_source(data, "late.txt")
+    assert (info.value.line, info.value.col) == (6, 10) and "NUL" in info.value.message
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_utf16_is_named_and_utf8_asked_for(encoding):
+    with pytest.raises(PuzzleError, match="UTF-16 text .*save it as UTF-8"):
+        decode_source(f"---\ntitle: Owls\n---\n{LIST}".encode(encoding), "owls.txt")
+
+
+def test_capital_sharp_s_folds_like_the_small_one():
+    assert normalise_answer("STRAẞE").letters == normalise_answer("Straße").letters == "STRASSE"
+
+
+# ------------------------------------------------------------------ the site build
+
+
+def _project(tmp_path):
+    root = tmp_path / "site"
+    (root / "puzzles").mkdir(parents=True)
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(HERBS, root / "puzzles" / "kitchen-herbs.txt")
+    return root
+
+
+def test_a_build_elsewhere_leaves_public_stale_as_it_is(tmp_path):
+    root = _project(tmp_path)
+    assert run("build", "--root", str(root)).returncode == 0
+    src = root / "puzzles" / "kitchen-herbs.txt"
+    src.write_text(src.read_text().replace("| ", "| Edited: ", 1))
+    r = run("build", "--root", str(root), "--out", str(tmp_path / "other"))
+    assert r.returncode == 0, r.stderr
+    r = run("build", "--root", str(root))
+    assert r.returncode == 0, r.stderr
+    assert "build  kitchen-herbs" in r.stdout
+    assert "Edited: " in (root / "public" / "kitchen-herbs" / "kitchen-herbs.txt").read_text()
+
+
+def test_a_first_build_with_a_failure_still_publishes_the_styles(tmp_path):
+    root = _project(tmp_path)
+    (root / "puzzles" / "broken.txt").write_text("---\ntitle: Broken\n---\nCAT | Pet\n")
+    (root / "puzzles" / "folder.txt").mkdir()
+    r = run("build", "--root", str(root))
+    assert r.returncode == 2
+    assert "folder.txt: this is a directory" in r.stderr and "broken.txt" in r.stderr
+    page = (root / "public" / "kitchen-herbs" / "index.html").read_text()
+    for sheet in ("static/player.css", "static/player.js", "static/fonts.css"):
+        assert f"../{sheet}" in page and (root / "public" / sheet).is_file()
+    assert not (root / "public" / "index.html").exists()  # the index waits for a build without failures
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_a_named_pipe_is_refused_not_read(tmp_path):
+    pipe = tmp_path / "pipe.txt"
+    os.mkfifo(pipe)
+    r = subprocess.run(
+        [sys.executable, "-m", "site_builder", "lint", str(pipe)], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 2 and "not a regular file" in r.stdout + r.stderr
+
+
+def test_generate_tells_what_adjacency_leaves_for_the_author(tmp_path):
+    r = run("generate", "--words", str(ROOT / "puzzles" / "solar-system.txt"), "--strategy", "adjacency", "--seed", "5",
+            "--format", "xd")
+    assert r.returncode == 0, r.stderr
+    assert "note: 1 two-letter run no answer holds (solvers get no clue for it): SE at row 6, column 13 down" in r.stderr
+    assert "fill words need a clue" in r.stderr and "\nPATHS | " in r.stderr
