@@ -24,7 +24,7 @@ import json
 import os
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -180,6 +180,9 @@ def puzzle_files(
     from .render.svg import render_svg
 
     slug = puzzle.slug
+    if not puzzle.meta.author and config.author:
+        # the site's default author stands in everywhere: page, prints and exports, as on the index
+        puzzle = replace(puzzle, meta=replace(puzzle.meta, author=config.author))
     files = export_files(puzzle, layout)
     files[f"{slug}.svg"] = render_svg(puzzle, layout)
     files[f"{slug}-solution.svg"] = render_svg(puzzle, layout, solution=True)

@@ -182,3 +182,20 @@ def test_generate_tells_what_adjacency_leaves_for_the_author(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "note: 1 two-letter run no answer holds (solvers get no clue for it): SE at row 6, column 13 down" in r.stderr
     assert "fill words need a clue" in r.stderr and "\nPATHS | " in r.stderr
+
+
+def test_the_sites_default_author_stands_in_for_a_missing_one():
+    from site_builder.config import SiteConfig
+    from site_builder.layout import layout_puzzle, params_for
+    from site_builder.site import puzzle_files
+
+    puzzle = load_puzzle(f"---\ntitle: Anonymous\ndate: 2026-01-02\n---\n{LIST}", slug="anon")
+    assert puzzle.meta.author == ""
+    files = puzzle_files(puzzle, layout_puzzle(puzzle, params_for(puzzle, seeds=2)), SiteConfig(author="Site Setter"),
+                         quick=True)
+    assert "Author: Site Setter" in files["anon.xd"]
+    assert "By Site Setter" in files["index.html"] or "Site Setter" in files["index.html"]
+    named = load_puzzle(f"---\ntitle: Named\ndate: 2026-01-02\nauthor: Ann\n---\n{LIST}", slug="named")
+    files = puzzle_files(named, layout_puzzle(named, params_for(named, seeds=2)), SiteConfig(author="Site Setter"),
+                         quick=True)
+    assert "Author: Ann" in files["named.xd"] and "Site Setter" not in files["named.xd"]

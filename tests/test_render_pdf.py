@@ -157,6 +157,48 @@ def test_long_list_paginates_without_overlap(big):
     assert key_start >= 1 and all("generated" not in t for t in page_texts[key_start:])
 
 
+@needs_poppler
+def test_a_page_that_opens_mid_list_names_the_list(big):
+    """Clue and answer pages with no heading of their own say at their head which list they continue."""
+    puzzle, layout = big
+    wordy = "a clue long enough to wrap over three lines of a narrow clue column, as real clues sometimes do"
+    placements = tuple(dataclasses.replace(p, entry=dataclasses.replace(p.entry, clue=f"{p.number} {wordy}"))
+                       for p in layout.placements)
+    pdf = render_pdf(puzzle, dataclasses.replace(layout, placements=placements))
+    pages = [pdf_text(pdf, first=i, last=i) for i in range(1, int(pdf_info(pdf)["Pages"]) + 1)]
+    headed = re.compile(r"^(ACROSS|DOWN)\b", re.M)
+    bare = [n for n, text in enumerate(pages[1:], 2) if not headed.search(text) and "Solution:" not in text]
+    assert bare == [], f"pages {bare} name no list"
+    # the running heading is set in capitals, "(CONTINUED)" too (page two's own heading keeps it lower case)
+    running = [n for n, text in enumerate(pages, 1) if re.search(r"^(ACROSS|DOWN) \(CONTINUED\)$", text, re.M)]
+    assert running and min(running) > 2, running
+
+
+@needs_poppler
+def test_notes_and_copyright_are_printed_and_a_long_title_is_cut_in_the_footer(tp):
+    puzzle, layout = tp
+    title = "An Extraordinarily Long-Winded Title " * 4
+    meta = dataclasses.replace(
+        puzzle.meta, title=title.strip(), notes="First note.\n\nSecond note.", copyright="© 2026 The Setter"
+    )
+    pdf = render_pdf(dataclasses.replace(puzzle, meta=meta), layout)
+    last = flat(pdf_text(pdf, first=int(pdf_info(pdf)["Pages"]), last=int(pdf_info(pdf)["Pages"])))
+    assert "First note. Second note." in last and "© 2026 The Setter" in last
+    # the footer: the title cut short, and "Page 1 of N" whole on the same line
+    pages = pdf_info(pdf)["Pages"].strip()
+    footer = [line.strip() for line in pdf_text(pdf, first=1, last=1).splitlines() if "Page 1 of" in line]
+    assert len(footer) == 1 and re.fullmatch(rf"An Extraordinarily .{{20,70}}… +Page 1 of {pages}", footer[0]), footer
+
+
+def test_short_title():
+    from site_builder.render.pdf import short_title
+
+    assert short_title("Twin Peaks") == "Twin Peaks"
+    cut = short_title("word " * 40)
+    assert cut.endswith("\u2026") and len(cut) <= 80 and not cut[:-1].endswith(" ")
+    assert short_title("x" * 200) == "x" * 79 + "\u2026"
+
+
 SCRIPT = r"""
 import hashlib, json, sys
 from site_builder.layout import layout_puzzle, params_for

@@ -413,6 +413,9 @@ def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None) -> str:
     )
     return eng.template.render(
         title=m.title,
+        short_title=short_title(m.title),
+        notes=[para.strip() for para in m.notes.replace("\r\n", "\n").split("\n\n") if para.strip()],
+        copyright=m.copyright,
         author=m.author,
         description=m.description,
         keywords=", ".join(m.tags),
@@ -427,6 +430,20 @@ def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None) -> str:
         answers=answers,
         key_grid=eng.markup(key),
     )
+
+
+FOOTER_TITLE = 80  # characters of the title the page footer shows beside "Page N of M"
+
+
+def short_title(title: str, limit: int = FOOTER_TITLE) -> str:
+    """The title for the page footer: whole when short, else cut at a word with an ellipsis."""
+    title = " ".join(title.split())
+    if len(title) <= limit:
+        return title
+    cut = title[: limit - 1]
+    if " " in cut[limit // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:-") + "\u2026"
 
 
 def _pt(x: float) -> str:
