@@ -209,6 +209,16 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str]) -> 
                 f"the clue ends with '({typed})' but the enumeration is added from the answer{note}; remove it"
             ), "enumeration-in-clue")
 
+        missing = _missing_glyphs(entry.clue)
+        if missing:
+            first = missing[0]
+            more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+            warn(entry, clue_col + entry.clue.index(first), (
+                f"the print fonts have no glyph for {first!r} ({unicodedata.name(first, 'U+%04X' % ord(first))}){more}: "
+                "the PDF and the pictures show an empty box there (the web page uses the reader's fonts); "
+                "spell it in Latin letters if it must print"
+            ), "missing-glyph")
+
         # two answers that give each other away: a shared word, or one inside the other
         flagged = False
         for word in answer_words(entry):
@@ -233,6 +243,23 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str]) -> 
         for word in answer_words(entry):
             if _significant(word):
                 word_seen.setdefault(stem(word), (entry, word))
+    return out
+
+
+def _missing_glyphs(text: str) -> list[str]:
+    """The distinct characters of a clue that the clue font (shipped Source Serif Pro) cannot draw, in order.
+
+    Spaces and invisible format characters (joiners, variation selectors, a soft hyphen) draw nothing
+    anyway and are not counted.
+    """
+    from .render.fonts import metrics
+
+    drawn = metrics("serif").advances
+    out: list[str] = []
+    for ch in text:
+        if ord(ch) in drawn or ch in out or ch.isspace() or unicodedata.category(ch) in ("Cf", "Mn", "Cc"):
+            continue
+        out.append(ch)
     return out
 
 
