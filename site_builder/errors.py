@@ -75,3 +75,12 @@ class OutputError(CrosswordError):
         if exc is not None and getattr(exc, "filename", None) not in (None, self.path):
             why += f" ({exc.filename})"
         super().__init__(f"{self.path}: cannot write the outputs there: {why}; name a folder you can write to")
+
+
+class TemplateError(CrosswordError):
+    """A Jinja2 template that does not parse: the site's own to fix, located by file and line."""
+
+    def __init__(self, filename: str | None, line: int | None, message: str):
+        self.path = filename or "templates"
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: the template does not parse: {message}; fix the template")

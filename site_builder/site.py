@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .config import SiteConfig, load_config
-from .errors import CrosswordError, InternalError, PuzzleError
+from .errors import CrosswordError, InternalError, PuzzleError, TemplateError
 from .layout import layout_puzzle, params_for
 from .layout.adjacency import fill_clue_hint
 from .layout.result import number_placements
@@ -272,7 +272,12 @@ def _build_one(args: tuple[Path, SiteConfig, Path | None, str, bool]) -> tuple[s
     except CrosswordError as exc:
         return str(path), exc, time.perf_counter() - t0, False
     except Exception as exc:  # a bug: fail this puzzle, keep its old outputs, build the others
+        import jinja2
+
         from . import writer
+
+        if isinstance(exc, jinja2.TemplateSyntaxError):  # an edited template, not a bug of ours
+            return str(path), TemplateError(exc.filename, exc.lineno, exc.message or str(exc)), time.perf_counter() - t0, False
 
         if writer.stop_requested:
             # a stop signal landed inside a C callback (cairo) and surfaced as this error: it is the stop
@@ -416,6 +421,10 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
             report(f"fail   {slug}")
             continue
         puzzle, layout, files = value
+        # the record of what the folder holds goes before the folder changes, and comes back (with the new
+        # key) only once every output is written: a quick build (watch), a stop or a crash part-way leaves
+        # the puzzle stale, so undoing the edit that started it rebuilds it rather than trusting old outputs
+        _state_path(state, slug).unlink(missing_ok=True)
         changed = _write_puzzle(out / slug, files, prune=not quick)
         result.written += changed
         infos[slug] = PuzzleInfo(puzzle, layout)

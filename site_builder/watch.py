@@ -582,13 +582,33 @@ class Watcher:
         sys.stderr.flush()
         self.say(self.describe(run, first=first))
 
+    def _failed(self, what: str, exc: Exception) -> None:
+        """A build that stopped on the settings (pyproject.toml) or a bug: say so, keep watching."""
+        from .cli import _print_error
+
+        if isinstance(exc, CrosswordError):  # the author's to fix, like a bad puzzle: its message, no traceback
+            _print_error(exc)
+            why = "fix it and save"
+        else:  # a bug in a renderer or template, not in the puzzle
+            import traceback
+
+            traceback.print_exc()
+            why = "the build crashed (traceback above)"
+        sys.stderr.flush()
+        self.say(f"{time.strftime('%H:%M:%S')}  {what}: {why}; the last good outputs stay, the watcher carries on")
+
     def step(self, timeout: float) -> bool:
         """Wait for one batch of changes and rebuild; False when nothing came within `timeout`."""
         batch = self.queue.take(timeout)
         if not batch:
             if self.full_owed:  # a full build deferred by a quick save: the sources are quiet now
                 run = Rebuild([])
-                self.finish(run)
+                try:
+                    self.finish(run)
+                except Exception as exc:  # noqa: BLE001 - reported; the next save tries again
+                    self.full_owed = False
+                    self._failed("PNG and PDF", exc)
+                    return False
                 if run.full is not None:
                     self.report(run)
             return False
@@ -600,14 +620,9 @@ class Watcher:
         if sources:
             try:
                 run = self.rebuild(sources)
-            except Exception:  # a bug in a renderer or template, not in the puzzle: show it and carry on
-                import traceback
-
-                traceback.print_exc()
-                self.full_owed = True
-                names = ", ".join(self._show(s.path) for s in sources[:3])
-                self.say(f"{time.strftime('%H:%M:%S')}  {names} changed: the build crashed (traceback above); "
-                         "the last good outputs stay, the watcher carries on")
+            except Exception as exc:  # noqa: BLE001 - reported; the watcher carries on
+                self.full_owed = False  # the next save builds again, quick then full
+                self._failed(", ".join(self._show(s.path) for s in sources[:3]) + " changed", exc)
                 return True
             if run.changes:
                 self.report(run)

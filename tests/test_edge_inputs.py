@@ -199,3 +199,54 @@ def test_the_sites_default_author_stands_in_for_a_missing_one():
     files = puzzle_files(named, layout_puzzle(named, params_for(named, seeds=2)), SiteConfig(author="Site Setter"),
                          quick=True)
     assert "Author: Ann" in files["named.xd"] and "Site Setter" not in files["named.xd"]
+
+
+def test_an_undone_edit_after_a_quick_build_is_rebuilt(tmp_path):
+    """A quick build (watch) writes the edit's page; undoing the edit must not leave it as 'up to date'."""
+    from site_builder.site import build_site
+
+    root = _project(tmp_path)
+    assert build_site(root, report=lambda line: None).ok
+    src = root / "puzzles" / "kitchen-herbs.txt"
+    original = src.read_text()
+    src.write_text(original.replace("| ", "| Edited: ", 1))
+    quick = build_site(root, quick=True, report=lambda line: None)
+    assert quick.built == ["kitchen-herbs"]
+    page = root / "public" / "kitchen-herbs" / "kitchen-herbs.txt"
+    assert "Edited: " in page.read_text()
+    src.write_text(original)  # undone before the full build ran (or the watcher was stopped)
+    again = build_site(root, report=lambda line: None)
+    assert again.built == ["kitchen-herbs"] and "Edited: " not in page.read_text()
+
+
+def test_a_bad_settings_file_does_not_stop_the_watcher(tmp_path, capsys):
+    from site_builder.watch import Watcher
+
+    root = _project(tmp_path)
+    lines: list[str] = []
+    watcher = Watcher(root, quiet=0.05, say=lines.append)
+    watcher.rebuild([])  # nothing changed yet
+    (root / "pyproject.toml").write_text('[tool.crossword]\ntitle = "Unclosed\n')
+    watcher.queue.add(str(root / "pyproject.toml"))
+    assert watcher.step(1.0) is True  # the quick build meets the bad file: reported, not raised
+    watcher.full_owed = True
+    assert watcher.step(0.1) is False  # the deferred full build too
+    err = capsys.readouterr().err
+    assert "pyproject.toml" in err and "Traceback" not in err
+    assert lines and all("the watcher carries on" in line for line in lines)
+
+
+def test_a_template_that_does_not_parse_is_the_templates_error(monkeypatch):
+    import jinja2
+
+    from site_builder import site
+    from site_builder.config import SiteConfig
+    from site_builder.errors import TemplateError
+
+    def broken(*args, **kwargs):
+        raise jinja2.TemplateSyntaxError("unexpected '}'", 22, name="puzzle.html", filename="templates/puzzle.html")
+
+    monkeypatch.setattr(site, "puzzle_files", broken)
+    _, error, _, _ = site._build_one((HERBS, SiteConfig(), None, "engine", False))
+    assert isinstance(error, TemplateError) and error.exit_status == 2
+    assert str(error) == "templates/puzzle.html:22: the template does not parse: unexpected '}'; fix the template"
