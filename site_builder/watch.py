@@ -32,6 +32,7 @@ import html
 import json
 import os
 import posixpath
+import re
 import shutil
 import signal
 import sys
@@ -221,14 +222,31 @@ class ReloadState:
             text = (self.out / page).read_text(encoding="utf-8", errors="replace")
         except OSError:
             text = ""
+        shown = embedded(text)
         for _n, changed, removed in builds:
             if page in changed or folder.split("/", 1)[0] in removed:
                 return True
             for c in changed:
-                if c.startswith("static/") or posixpath.splitext(c)[1] in (".css", ".js", ".svg", ".png", ".jpg", ".webp"):
-                    if posixpath.relpath(c, folder or ".") in text or "/" + c in text:
-                        return True
+                if posixpath.relpath(c, folder or ".") in shown or "/" + c in shown:
+                    return True
         return False
+
+
+_EMBEDS = re.compile(r"""<(?:img|script|source|link)\b[^>]*?\b(?:src|href|srcset)\s*=\s*["']([^"']+)["']""", re.I)
+
+
+def embedded(page: str) -> set[str]:
+    """What a page draws with: images, scripts, stylesheets, icons (not the files it merely links to).
+
+    A download link (`<a href="x.pdf">`) changing is no reason to reload the page showing it.
+    """
+    out = set()
+    for ref in _EMBEDS.findall(page):
+        for part in ref.split(","):  # a srcset: "a.png 1x, b.png 2x"
+            url = part.strip().split(" ")[0].split("#")[0].split("?")[0]
+            if url:
+                out.add(url)
+    return out
 
 
 RELOAD_SCRIPT = """<script>/* crossword watch: live reload, added when served, never in public/ */

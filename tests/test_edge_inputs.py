@@ -250,3 +250,16 @@ def test_a_template_that_does_not_parse_is_the_templates_error(monkeypatch):
     _, error, _, _ = site._build_one((HERBS, SiteConfig(), None, "engine", False))
     assert isinstance(error, TemplateError) and error.exit_status == 2
     assert str(error) == "templates/puzzle.html:22: the template does not parse: unexpected '}'; fix the template"
+
+
+def test_a_page_reloads_for_what_it_shows_not_for_what_it_links_to():
+    from site_builder.watch import embedded
+
+    page = (ROOT / "public" / "kitchen-herbs" / "index.html").read_text()
+    shown = embedded(page)
+    assert {"../static/player.css", "../static/player.js", "../static/fonts.css", "../static/favicon.svg"} <= shown
+    assert not any(name.endswith((".pdf", ".png", ".puz")) for name in shown)  # the downloads
+    index = embedded((ROOT / "public" / "index.html").read_text())
+    assert "kitchen-herbs/kitchen-herbs-thumb.png" in index
+    assert "kitchen-herbs/kitchen-herbs-solution.svg" not in index
+    assert embedded('<img srcset="a.png 1x, b.png?v=2 2x">') == {"a.png", "b.png"}

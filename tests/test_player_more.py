@@ -468,3 +468,25 @@ def test_status_wording_for_one_letter_and_clears_on_typing(open_page):
     p.page.click("summary:has-text('Check')")
     p.page.click("[data-action='check-letter']")
     assert "this letter." not in p.page.inner_text(".status")
+
+
+def test_a_reload_while_solving_gives_the_grid_the_keyboard_back(open_page):
+    """The watcher's live reload (or F5) mid-solve: typing goes on where it was, and the clock runs."""
+    p = open_page()
+    p.page.click("#cell-0-0") if p.page.query_selector("#cell-0-0") else p.page.click(".cell")
+    p.page.keyboard.type("G")
+    where = p.current()
+    p.page.reload()
+    p.page.wait_for_function("document.activeElement && document.activeElement.id === 'grid-input'", timeout=3000)
+    assert p.current() == where
+    p.page.keyboard.type("A")
+    assert "A" in "".join(p.grid_letters().values())
+    p.page.wait_for_timeout(1200)
+    assert p.page.inner_text(".timer") != "0:00"
+
+
+def test_a_plain_visit_does_not_take_the_keyboard(open_page):
+    p = open_page()
+    p.page.click(".cell")
+    p.page.goto(p.url)  # a new visit, not a reload
+    assert p.focused() != "grid-input"

@@ -169,7 +169,17 @@
     adopt(readSaved());
     if (started) startTimer();
   });
-  window.addEventListener('pagehide', function () { stopTimer(); saveIfDirty(); });
+  // A reload (the watcher's live reload after a save, or F5) while solving
+  // keeps the solver's place: the grid gets the keyboard back, and the clock runs.
+  var FOCUS_KEY = data.storageKey + ':had-focus';
+  function session() {
+    try { return window.sessionStorage; } catch (err) { return null; }
+  }
+  window.addEventListener('pagehide', function () {
+    var s = session();
+    try { if (s) { if (document.activeElement === input) s.setItem(FOCUS_KEY, '1'); else s.removeItem(FOCUS_KEY); } } catch (err) { /* private mode */ }
+    stopTimer(); saveIfDirty();
+  });
   window.addEventListener('pageshow', function (e) { if (e.persisted) adopt(readSaved()); });
 
   // ------------------------------------------------------------ storage
@@ -802,4 +812,10 @@
   else select(entries[0].cells[0], entries[0].dir);
 
   window.addEventListener('resize', function () { fitGrid(); drawSelection(); showSelection(false); });
+
+  var nav = window.performance && performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : null;
+  var store = session();
+  var hadFocus = null;
+  try { hadFocus = store && store.getItem(FOCUS_KEY); if (store) store.removeItem(FOCUS_KEY); } catch (err) { hadFocus = null; }
+  if (hadFocus && nav && nav.type === 'reload' && !solved) focusGrid();
 })();
