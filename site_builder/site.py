@@ -61,10 +61,27 @@ def _hash_files(paths: Iterable[Path], root: Path) -> str:
 
 
 def code_fingerprint() -> str:
-    """Hash of everything that shapes an output besides the puzzle: package, templates, static files."""
-    files = [p for p in PACKAGE.rglob("*") if p.suffix not in (".pyc", ".so") and "__pycache__" not in p.parts]
+    """Hash of everything that shapes a puzzle's outputs besides the puzzle: package, templates, pdf.css.
+
+    The site's own styles, script and icon (static/, but pdf.css) are copied to public/static/ by every
+    build and only linked from the pages, so editing player.css re-renders no puzzle.
+    """
+    return _hash_files(code_files(), REPO)
+
+
+def code_files() -> list[Path]:
+    """The files `code_fingerprint` hashes."""
+    files = [
+        p for p in PACKAGE.rglob("*")
+        if p.suffix not in (".pyc", ".so") and "__pycache__" not in p.parts
+        and not (_inside_static(p) and p.name not in RENDER_ONLY)
+    ]
     files += list(TEMPLATES.rglob("*")) if TEMPLATES.exists() else []
-    return _hash_files(files, REPO)
+    return sorted(p for p in files if p.is_file())
+
+
+def _inside_static(path: Path) -> bool:
+    return STATIC in path.parents
 
 
 def layout_fingerprint() -> str:

@@ -263,3 +263,14 @@ def test_a_page_reloads_for_what_it_shows_not_for_what_it_links_to():
     assert "kitchen-herbs/kitchen-herbs-thumb.png" in index
     assert "kitchen-herbs/kitchen-herbs-solution.svg" not in index
     assert embedded('<img srcset="a.png 1x, b.png?v=2 2x">') == {"a.png", "b.png"}
+
+
+def test_the_sites_styles_and_script_are_no_part_of_a_puzzles_outputs():
+    """Editing player.css or player.js re-renders no puzzle (every build copies them); pdf.css and templates do."""
+    from site_builder.site import PACKAGE, STATIC, TEMPLATES, code_files
+
+    names = {p.relative_to(PACKAGE.parent).as_posix() for p in code_files()}
+    assert "site_builder/static/pdf.css" in names and "site_builder/render/pdf.py" in names
+    assert {p.relative_to(PACKAGE.parent).as_posix() for p in TEMPLATES.glob("*.html")} <= names
+    for name in ("player.css", "player.js", "site.css", "fonts.css", "favicon.svg"):
+        assert (STATIC / name).is_file() and f"site_builder/static/{name}" not in names
