@@ -22,12 +22,15 @@ help: ## list the targets
 # a copy of the project with only some of them, as the benchmarks and tests make, still builds).
 SETUP_SOURCES := $(wildcard pyproject.toml setup.py site_builder/layout/*.c)
 
+# The stamp holds tools/setup-key's hash: a newer pyproject.toml whose change is only a site setting
+# ([tool.crossword]) refreshes the stamp's date and installs nothing.
 $(STAMP): $(SETUP_SOURCES)
-	@PYTHON=$(PYTHON) tools/system-deps
-	@echo "setup  $(VENV): virtual environment, packages and the compiled search"
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test]'
-	@mkdir -p $(dir $@) && touch $@
+	@if test -x $(BIN)/python && test -f $@ && test "$$(tools/setup-key)" = "$$(cat $@)"; then touch $@; exit 0; fi; \
+	PYTHON=$(PYTHON) tools/system-deps && \
+	echo "setup  $(VENV): virtual environment, packages and the compiled search" && \
+	{ test -x $(BIN)/python || $(PYTHON) -m venv $(VENV); } && \
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test]' && \
+	mkdir -p $(dir $@) && tools/setup-key > $@
 
 site: $(SITE_STAMP) ## build every puzzle into public/, incrementally (the default)
 

@@ -274,3 +274,38 @@ def test_the_sites_styles_and_script_are_no_part_of_a_puzzles_outputs():
     assert {p.relative_to(PACKAGE.parent).as_posix() for p in TEMPLATES.glob("*.html")} <= names
     for name in ("player.css", "player.js", "site.css", "fonts.css", "favicon.svg"):
         assert (STATIC / name).is_file() and f"site_builder/static/{name}" not in names
+
+
+def test_a_site_setting_edit_reinstalls_nothing(tmp_path):
+    """pyproject.toml holds both the install's metadata and the site settings; only the first means a set-up."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    copy = tmp_path / "copy"
+    (copy / "tools").mkdir(parents=True)
+    for name in ("Makefile", "pyproject.toml", "setup.py", "tools/setup-key"):
+        shutil.copy2(ROOT / name, copy / name)
+
+    def key() -> str:
+        return subprocess.run(["tools/setup-key"], cwd=copy, capture_output=True, text=True, check=True).stdout.strip()
+
+    # stand-ins that record a set-up instead of doing one (should this test ever see one)
+    called = tmp_path / "set-up ran"
+    stub = f"#!/bin/sh\necho ran >> '{called}'\nexit 1\n"
+    (copy / "tools" / "system-deps").write_text(stub)
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text(stub)
+    for tool in (copy / "tools" / "system-deps", venv / "bin" / "python"):
+        tool.chmod(0o755)
+    stamp = venv / ".installed-stamp"
+    stamp.write_text(key() + "\n")
+    os.utime(stamp, (1, 1))  # older than pyproject.toml: make looks at it
+    settings = copy / "pyproject.toml"
+    settings.write_text(settings.read_text().replace('title = "The Crossword Press"', 'title = "Another Press"'))
+    assert 'title = "Another Press"' in settings.read_text()
+    r = subprocess.run(["make", str(stamp), f"VENV={venv}", "PYTHON=false"], cwd=copy, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert not called.exists() and stamp.stat().st_mtime > 1  # refreshed, nothing installed
+    before = key()
+    settings.write_text(settings.read_text().replace("[project]\n", "[project]\n# a dependency changed\n"))
+    assert key() != before  # the install's own metadata does count
