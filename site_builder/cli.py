@@ -53,9 +53,9 @@ def _positive(value: str) -> int:
 
 def _front_matter_range(key: str):
     """An argparse type for the option that overrides front-matter `key`: the same range the file allows."""
-    from .source import MAX_SIZE
+    from .source import RANGES
 
-    low, high = {"size": (3, MAX_SIZE), "seeds": (1, 100_000), "seed": (0, 2**32 - 1)}[key]
+    low, high = RANGES[key]
 
     def check(value: str) -> int:
         n = _positive(value)

@@ -138,6 +138,10 @@ KEYS: dict[str, _Key] = {
 }
 
 
+# the whole-number keys' allowed values, inclusive (the command line's overrides use the same)
+RANGES = {"size": (3, MAX_SIZE), "seeds": (1, 100_000), "seed": (0, 2**32 - 1), "effort": (1, 10)}
+
+
 def _check_value(key: str, value: Any) -> Any:
     """Return the validated value or raise ValueError saying what is allowed."""
     kind = KEYS[key].kind
@@ -201,7 +205,7 @@ def _check_value(key: str, value: Any) -> Any:
     # integers
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"'{key}' must be a whole number, not {value!r}")
-    low, high = {"size": (3, MAX_SIZE), "seeds": (1, 100_000), "seed": (0, 2**32 - 1), "effort": (1, 10)}[kind]
+    low, high = RANGES[kind]
     if not low <= value <= high:
         raise ValueError(f"'{key}' must be between {low} and {high}, not {value}")
     return value
