@@ -318,11 +318,12 @@ def decode_source(data: bytes, path: str | Path) -> str:
             raise PuzzleError(
                 path, None, "this file is UTF-16 text (Notepad's 'Unicode'); save it as UTF-8 (in Notepad: Save as, Encoding: UTF-8)"
             )
-        line = data.count(b"\n", 0, nul) + 1
-        if nul < 8192:
+        controls = any(bytes([b]) in data for b in range(1, 32) if b not in (9, 10, 12, 13))
+        if controls or data.count(b"\x00") > 3:  # an image, a word-processor file: NULs and control bytes
             raise PuzzleError(
                 path, None, "this is not a text file (it holds NUL bytes); a puzzle file is UTF-8 text, one 'ANSWER | clue' a line"
             )
+        line = data.count(b"\n", 0, nul) + 1  # a stray one in a text file: say where
         col = nul - (data.rfind(b"\n", 0, nul) + 1) + 1
         raise PuzzleError(path, line, "a NUL byte (character 0) is in this line; delete it", col=col)
     try:

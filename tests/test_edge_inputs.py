@@ -309,3 +309,12 @@ def test_a_site_setting_edit_reinstalls_nothing(tmp_path):
     before = key()
     settings.write_text(settings.read_text().replace("[project]\n", "[project]\n# a dependency changed\n"))
     assert key() != before  # the install's own metadata does count
+
+
+def test_a_stray_nul_early_in_a_text_file_is_located_too():
+    data = b"---\ntitle: T\ndate: 2026-01-02\n---\nMINT | he\x00rb\n"
+    with pytest.raises(PuzzleError) as info:
+        decode_source(data, "early.txt")
+    assert (info.value.line, info.value.col) == (5, 10)
+    with pytest.raises(PuzzleError, match="not a text file"):
+        decode_source(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "picture.txt")
