@@ -256,26 +256,22 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         vcol = value_node.start_mark.column + 1
         if KEYS[key].kind == "text" and isinstance(value_node, yaml.ScalarNode):
             # text as written: YAML would read `007` as 7, `1.10` as 1.1, `Yes` as true, `12:30` as 750
-            raw_text = value_node.value
-            if not raw_text.strip() and KEYS[key].required:
+            raw = value_node.value
+            if not raw.strip() and KEYS[key].required:
                 rest = lines[start + value_node.start_mark.line][value_node.start_mark.column:]
                 hint = " (a value starting with '#' is a comment in YAML: put it in quotes)" if "#" in rest else ""
                 errors.append(PuzzleError(path, vline, f"'{key}' must not be empty{hint}", col=vcol))
                 continue
+        else:
             try:
-                values[key] = _check_value(key, raw_text)
-            except ValueError as exc:
-                errors.append(PuzzleError(path, vline, str(exc), col=vcol))
-            continue
-        try:
-            raw = constructor.construct_object(value_node, deep=True)
-        except RecursionError:
-            errors.append(PuzzleError(path, vline, f"the value of '{key}' is nested too deeply", col=vcol))
-            continue
-        except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
-            allowed = " (an ISO date like 2026-11-30)" if key == "date" else ""
-            errors.append(PuzzleError(path, vline, f"bad value for '{key}': {exc}{allowed}", col=vcol))
-            continue
+                raw = constructor.construct_object(value_node, deep=True)
+            except RecursionError:
+                errors.append(PuzzleError(path, vline, f"the value of '{key}' is nested too deeply", col=vcol))
+                continue
+            except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
+                allowed = " (an ISO date like 2026-11-30)" if key == "date" else ""
+                errors.append(PuzzleError(path, vline, f"bad value for '{key}': {exc}{allowed}", col=vcol))
+                continue
         try:
             values[key] = _check_value(key, raw)
         except ValueError as exc:

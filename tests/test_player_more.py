@@ -14,6 +14,7 @@ import pytest
 from site_builder.site import static_files
 from site_builder.source import load_puzzle, read_puzzle
 from tests.test_player import ARGS, CHROMIUM, ROOT, SMALL, Page, _build, cell_id
+from tests.test_player import open_page  # noqa: F401  (a fixture: pages of this module's `site`, closed after)
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)"
@@ -44,21 +45,6 @@ def site(tmp_path_factory):
         layouts[slug] = _build(folder, read_puzzle(ROOT / "puzzles" / f"{slug}.txt"))
     assert layouts["world-capitals"].cols >= 25  # the wide grid these tests are about
     return folder, layouts
-
-
-@pytest.fixture
-def open_page(browser, site):
-    pages: list[Page] = []
-
-    def opener(slug="allotment", **context_args) -> Page:
-        p = Page(browser, site, slug, **context_args)
-        pages.append(p)
-        return p
-
-    yield opener
-    for p in pages:
-        p.context.close()
-        assert not p.errors, p.errors
 
 
 # Whether the whole of an element can be seen: inside the window and inside every box around it
