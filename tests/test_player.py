@@ -132,6 +132,23 @@ def open_page(browser, site):
         assert not p.errors, p.errors
 
 
+def dispatch_words(p: Page, placements) -> None:
+    """Type answers as key events dispatched inside the page (the real handlers, no round trips)."""
+    words = [[f"clue-{q.direction.value}-{q.number}", q.answer] for q in placements]
+    p.page.evaluate(
+        """(words) => {
+            const input = document.getElementById('grid-input');
+            const key = (k) => input.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true, cancelable: true}));
+            for (const [id, answer] of words) {
+                document.getElementById(id).click();
+                key('Home');
+                for (const ch of answer) key(ch);
+            }
+        }""",
+        words,
+    )
+
+
 def cell_id(rc) -> str:
     return f"cell-{rc[0]}-{rc[1]}"
 
@@ -354,19 +371,7 @@ def test_twin_peaks_solves_and_looks_right(open_page, tmp_path):
     assert p.page.title() == "Twin Peaks · The Crossword Press"
     # All but the last answer go in as key events dispatched inside the page
     # (the same handlers as real keys, without a round trip per letter) ...
-    words = [[f"clue-{q.direction.value}-{q.number}", q.answer] for q in p.layout.placements]
-    p.page.evaluate(
-        """(words) => {
-            const input = document.getElementById('grid-input');
-            const key = (k) => input.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true, cancelable: true}));
-            for (const [id, answer] of words) {
-                document.getElementById(id).click();
-                key('Home');
-                for (const ch of answer) key(ch);
-            }
-        }""",
-        words[:-1],
-    )
+    dispatch_words(p, p.layout.placements[:-1])
     assert p.page.is_hidden(".solved")
     p.page.screenshot(path=str(tmp_path / "desktop.png"))
     # ... and the last one through the real keyboard.

@@ -13,7 +13,7 @@ import pytest
 
 from site_builder.site import static_files
 from site_builder.source import load_puzzle, read_puzzle
-from tests.test_player import ARGS, CHROMIUM, ROOT, SMALL, Page, _build, cell_id
+from tests.test_player import ARGS, CHROMIUM, ROOT, SMALL, Page, _build, cell_id, dispatch_words
 from tests.test_player import open_page  # noqa: F401  (a fixture: pages of this module's `site`, closed after)
 
 pytestmark = pytest.mark.skipif(
@@ -71,23 +71,6 @@ SEEN = """(sel) => {
 
 def seen(p: Page, selector: str):
     return p.page.evaluate(SEEN, selector)
-
-
-def dispatch_words(p: Page, placements) -> None:
-    """Type answers as key events dispatched inside the page (the real handlers, no round trips)."""
-    words = [[f"clue-{q.direction.value}-{q.number}", q.answer] for q in placements]
-    p.page.evaluate(
-        """(words) => {
-            const input = document.getElementById('grid-input');
-            const key = (k) => input.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true, cancelable: true}));
-            for (const [id, answer] of words) {
-                document.getElementById(id).click();
-                key('Home');
-                for (const ch of answer) key(ch);
-            }
-        }""",
-        words,
-    )
 
 
 # ---------------------------------------------------------------- 1. clue lists follow the selection
