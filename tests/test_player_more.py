@@ -13,8 +13,8 @@ import pytest
 
 from site_builder.site import static_files
 from site_builder.source import load_puzzle, read_puzzle
-from tests.test_player import ARGS, CHROMIUM, ROOT, SMALL, Page, _build, cell_id, dispatch_words
-from tests.test_player import open_page  # noqa: F401  (a fixture: pages of this module's `site`, closed after)
+from tests.test_player import CHROMIUM, ROOT, SMALL, Page, _build, cell_id, dispatch_words
+from tests.test_player import browser, open_page  # noqa: F401  (fixtures: Chromium, and pages of this module's `site`)
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)"
@@ -22,16 +22,6 @@ pytestmark = pytest.mark.skipif(
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
