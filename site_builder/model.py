@@ -145,6 +145,26 @@ class Layout:
         return out
 
     @cached_property
+    def holes(self) -> frozenset[tuple[int, int]]:
+        """Empty squares walled in by letters: no path of empty squares leads from them out of the grid.
+
+        Drawn white inside the grid's outline they would look like squares to fill, so the renders
+        draw them as blocks.
+        """
+        cells = self.cells
+        outside = {(-1, -1)}
+        stack = [(-1, -1)]
+        while stack:
+            r, c = stack.pop()
+            for rc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if -1 <= rc[0] <= self.rows and -1 <= rc[1] <= self.cols and rc not in cells and rc not in outside:
+                    outside.add(rc)
+                    stack.append(rc)
+        return frozenset(
+            (r, c) for r in range(self.rows) for c in range(self.cols) if (r, c) not in cells and (r, c) not in outside
+        )
+
+    @cached_property
     def numbers(self) -> dict[tuple[int, int], int]:
         """Clue number of every starting cell."""
         return {(p.row, p.col): p.number for p in self.placements}

@@ -318,3 +318,25 @@ def test_a_stray_nul_early_in_a_text_file_is_located_too():
     assert (info.value.line, info.value.col) == (5, 10)
     with pytest.raises(PuzzleError, match="not a text file"):
         decode_source(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "picture.txt")
+
+
+def test_empty_squares_walled_in_by_letters_are_shaded_not_left_as_squares():
+    """A ring of answers round an empty square: the square is a hole; a notch open to the edge is not."""
+    from site_builder.model import Direction, Layout, Placement
+    from site_builder.render.svg import HOLE, render_svg
+
+    puzzle = load_puzzle(f"---\ntitle: Ring\ndate: 2026-01-02\n---\nTOP | a\nTAB | b\nPIG | c\nBAG | d\n", slug="ring")
+    e = {x.answer: x for x in puzzle.entries}
+    across, down = Direction.ACROSS, Direction.DOWN
+    ring = Layout(
+        placements=(
+            Placement(e["TOP"], 0, 0, across, 1), Placement(e["TAB"], 0, 0, down, 1),
+            Placement(e["PIG"], 0, 2, down, 2), Placement(e["BAG"], 2, 0, across, 3),
+        ),
+        unplaced=(), rows=3, cols=3,
+    )
+    assert ring.holes == {(1, 1)}
+    svg = render_svg(puzzle, ring)
+    assert f'class="holes" fill="{HOLE}"' in svg
+    notch = Layout(placements=ring.placements[:3], unplaced=(), rows=3, cols=3)  # BAG gone: the middle opens out
+    assert notch.holes == frozenset() and 'class="holes"' not in render_svg(puzzle, notch)

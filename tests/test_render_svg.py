@@ -64,13 +64,16 @@ def test_svg_parses_and_holds_every_clue_and_number(tp):
         assert root.find("s:title", NS).text.startswith("Twin Peaks")
 
 
-def test_grid_draws_only_letter_cells_and_solution_letters(tp):
+def test_grid_draws_letter_cells_shaded_holes_and_solution_letters(tp):
     puzzle, layout = tp
     root = ET.fromstring(render_svg(puzzle, layout))
     paths = root.findall(".//s:g[@class='grid']/s:path", NS)
-    assert len(paths) == 2  # the black outline squares, then the white cell faces
-    for path in paths:
+    holes = [p for p in paths if p.get("class") == "holes"]
+    cells = [p for p in paths if p.get("class") != "holes"]
+    assert len(cells) == 2  # the black outline squares, then the white cell faces
+    for path in cells:
         assert path.get("d").count("M") == layout.letter_cells
+    assert sum(p.get("d").count("M") for p in holes) == len(layout.holes)  # shaded, under the outline
     assert root.find(".//s:g[@class='letters']", NS) is None
     sol = ET.fromstring(render_svg(puzzle, layout, solution=True))
     letters = "".join(t.text for t in sol.iterfind(".//s:g[@class='letters']/s:text", NS))

@@ -61,6 +61,7 @@ GRID = GridGeometry()
 
 INK = "#111111"
 PAPER = "#ffffff"
+HOLE = "#bbbbbb"  # empty squares inside the grid: plainly no squares to fill, light on ink
 
 # Page layout of the standalone SVG, in px (the PNG multiplies these by its scale).
 PAGE_WIDTH = 800
@@ -111,7 +112,8 @@ def grid_svg(
 ) -> str:
     """The grid as an SVG <g>: cell (0, 0)'s top-left corner at (x0, y0).
 
-    Unused cells draw nothing. Numbers sit in the top-left corner; solution
+    Unused cells draw nothing, but for empty squares the letters wall in (`Layout.holes`), which are
+    shaded grey. Numbers sit in the top-left corner; solution
     letters are centred below them (or in the middle when numbers are off).
     """
     g = GRID
@@ -124,7 +126,13 @@ def grid_svg(
         black.append(f"M{fmt(x - outer)} {fmt(y - outer)}h{fmt(s)}v{fmt(s)}h{fmt(-s)}z")
         w = cell - 2 * half_inner
         white.append(f"M{fmt(x + half_inner)} {fmt(y + half_inner)}h{fmt(w)}v{fmt(w)}h{fmt(-w)}z")
+    shade = []
+    for r, c in sorted(layout.holes):  # an empty square walled in by letters: shaded, not a square to fill
+        x, y = x0 + c * cell, y0 + r * cell
+        shade.append(f"M{fmt(x)} {fmt(y)}h{fmt(cell)}v{fmt(cell)}h{fmt(-cell)}z")
     out = ['<g class="grid">']
+    if shade:
+        out.append(f'<path class="holes" fill="{HOLE}" d="{"".join(shade)}"/>')
     if cells:
         out.append(f'<path fill="{INK}" d="{"".join(black)}"/>')
         out.append(f'<path fill="{PAPER}" d="{"".join(white)}"/>')
