@@ -5,10 +5,26 @@ from __future__ import annotations
 from pathlib import Path
 
 
+def _rebuild(cls: type, args: tuple, state: dict) -> "CrosswordError":
+    """Unpickle an error without its __init__ (whose arguments are not its `args`)."""
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
+
 class CrosswordError(Exception):
-    """Base class of every error this package raises on purpose."""
+    """Base class of every error this package raises on purpose.
+
+    Picklable whatever a subclass's __init__ takes: `build --jobs N` sends a worker's error to the
+    parent process (the default pickling would call __init__ with the message alone, fail in the
+    pool's result thread, and leave the build waiting for ever).
+    """
 
     exit_status = 2
+
+    def __reduce__(self):
+        return _rebuild, (type(self), self.args, dict(self.__dict__))
 
 
 class PuzzleError(CrosswordError):

@@ -340,3 +340,48 @@ def test_empty_squares_walled_in_by_letters_are_shaded_not_left_as_squares():
     assert f'class="holes" fill="{HOLE}"' in svg
     notch = Layout(placements=ring.placements[:3], unplaced=(), rows=3, cols=3)  # BAG gone: the middle opens out
     assert notch.holes == frozenset() and 'class="holes"' not in render_svg(puzzle, notch)
+
+
+def test_every_error_survives_the_trip_from_a_worker_process():
+    import pickle
+
+    from site_builder.errors import InternalError, LayoutError, OutputError, TemplateError
+
+    errors = [
+        PuzzleError("a.txt", 3, "bad", col=2), PuzzleErrors([PuzzleError("a.txt", 1, "one"), PuzzleError("a.txt", 2, "two")]),
+        LayoutError("a.txt", "could not place X", ("X",)), InternalError("a.txt", ValueError("boom"), "Traceback ..."),
+        TemplateError("templates/puzzle.html", 22, "unexpected '}'"), OutputError("out", reason="it is a file"),
+    ]
+    for error in errors:
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and str(back) == str(error) and back.exit_status == error.exit_status
+        assert vars(back).keys() == vars(error).keys()
+    assert [str(e) for e in pickle.loads(pickle.dumps(errors[1])).errors] == ["a.txt:1: one", "a.txt:2: two"]
+
+
+def test_a_parallel_build_reports_a_puzzle_that_fails_in_its_worker(tmp_path):
+    """A required answer that cannot be placed fails inside a worker: the build ends, exit 1, the rest built."""
+    root = _project(tmp_path)
+    shutil.copy(ROOT / "puzzles" / "solar-system.txt", root / "puzzles" / "solar-system.txt")
+    (root / "puzzles" / "lonely.txt").write_text("---\ntitle: Lonely\ndate: 2026-01-02\n---\nCAT | Pet\nACE | Card\n*XYZZY | Magic word\n")
+    r = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(root), "--jobs", "2"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "lonely.txt" in r.stderr and "XYZZY" in r.stderr and "Traceback" not in r.stderr
+    assert (root / "public" / "kitchen-herbs" / "index.html").is_file()
+    assert (root / "public" / "solar-system" / "index.html").is_file()
+
+
+
+def test_the_puzzle_page_shades_the_same_holes():
+    import re
+
+    from site_builder.layout import layout_puzzle, params_for
+    from site_builder.render.html import render_puzzle_page
+
+    puzzle = read_puzzle(ROOT / "puzzles" / "kitchen-herbs.txt")
+    layout = layout_puzzle(puzzle, params_for(puzzle, seeds=4))
+    page = render_puzzle_page(puzzle, layout, site={"title": "T", "licence": ""}, root="../", downloads=[])
+    squares = re.findall(r'<div class="(cell|void hole|void)"', page)
+    assert len(squares) == layout.rows * layout.cols
+    assert squares.count("void hole") == len(layout.holes) and squares.count("cell") == len(layout.cells)

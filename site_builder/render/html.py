@@ -99,7 +99,7 @@ def _clue_id(p: Placement) -> str:
 
 
 def _cells_model(layout: Layout) -> list[list[dict | None]]:
-    """Rows of cells for the template: None for an empty square."""
+    """Rows of cells for the template: None for an empty square, {"hole": True} for one walled in by letters."""
     words: dict[tuple[int, int], list[tuple[Placement, int]]] = {}
     for p in layout.placements:
         for i, rc in enumerate(p.cells()):
@@ -109,13 +109,14 @@ def _cells_model(layout: Layout) -> list[list[dict | None]]:
         row: list[dict | None] = []
         for c in range(layout.cols):
             if (r, c) not in layout.cells:
-                row.append(None)
+                row.append({"hole": True} if (r, c) in layout.holes else None)
                 continue
             parts = [
                 f"{p.number} {_dir_name(p.direction)}, letter {i + 1} of {len(p.entry.answer)}"
                 for p, i in sorted(words[(r, c)], key=lambda t: t[0].direction is Direction.DOWN)
             ]
             row.append({
+                "hole": False,
                 "r": r,
                 "c": c,
                 "number": layout.numbers.get((r, c)),
