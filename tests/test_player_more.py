@@ -93,9 +93,11 @@ def test_desktop_selected_clue_is_in_view_on_a_wide_grid(open_page):
 # ---------------------------------------------------------------- 2. two tabs on one puzzle
 
 
-def _two_tabs(browser, site, slug="allotment"):
+@pytest.fixture
+def tabs(browser, site):
+    """Tabs of one puzzle in one browser (sharing localStorage): (open a new tab, the layout); errors fail the test."""
     folder, layouts = site
-    url = (folder / slug / "index.html").as_uri()
+    url = (folder / "allotment" / "index.html").as_uri()
     context = browser.new_context(**DESKTOP)
     errors: list[str] = []
 
@@ -105,82 +107,72 @@ def _two_tabs(browser, site, slug="allotment"):
         page.goto(url)
         return page
 
-    return context, new_tab, errors, layouts[slug]
+    yield new_tab, layouts["allotment"]
+    context.close()
+    assert not errors, errors
 
 
-def test_a_stale_tab_does_not_overwrite_another_tabs_progress(browser, site):
-    context, new_tab, errors, layout = _two_tabs(browser, site)
-    try:
-        a = new_tab()  # opened first, never touched
-        b = new_tab()
-        word = layout.across[0]
-        b.click(f"#clue-across-{word.number}")
-        b.keyboard.press("Home")
-        b.keyboard.type(word.answer)
-        r, c = word.cells()[-1]
-        # tab A takes up what tab B saved ...
-        a.wait_for_function(f"document.querySelector('#cell-{r}-{c} .letter').textContent === '{word.answer[-1]}'", timeout=3000)
-        # ... and going away (hidden, then closed) does not put its old empty grid back
-        a.evaluate("document.dispatchEvent(new Event('visibilitychange')); window.dispatchEvent(new Event('pagehide'))")
-        a.close()
-        b.close()
-        again = new_tab()
-        assert [again.inner_text(f"#cell-{r}-{c} .letter") for r, c in word.cells()] == list(word.answer)
-        assert not errors, errors
-    finally:
-        context.close()
+def test_a_stale_tab_does_not_overwrite_another_tabs_progress(tabs):
+    new_tab, layout = tabs
+    a = new_tab()  # opened first, never touched
+    b = new_tab()
+    word = layout.across[0]
+    b.click(f"#clue-across-{word.number}")
+    b.keyboard.press("Home")
+    b.keyboard.type(word.answer)
+    r, c = word.cells()[-1]
+    # tab A takes up what tab B saved ...
+    a.wait_for_function(f"document.querySelector('#cell-{r}-{c} .letter').textContent === '{word.answer[-1]}'", timeout=3000)
+    # ... and going away (hidden, then closed) does not put its old empty grid back
+    a.evaluate("document.dispatchEvent(new Event('visibilitychange')); window.dispatchEvent(new Event('pagehide'))")
+    a.close()
+    b.close()
+    again = new_tab()
+    assert [again.inner_text(f"#cell-{r}-{c} .letter") for r, c in word.cells()] == list(word.answer)
 
 
-def test_a_tab_that_changed_nothing_saves_nothing_and_catches_up_on_return(browser, site):
-    context, new_tab, errors, layout = _two_tabs(browser, site)
-    try:
-        a = new_tab()
-        key = a.evaluate("JSON.parse(document.getElementById('puzzle-data').textContent).storageKey")
-        word = layout.across[0]
-        # progress saved by someone else that this tab never heard about
-        letters = a.evaluate(
-            """([key, cells, answer]) => {
-                const data = JSON.parse(document.getElementById('puzzle-data').textContent);
-                const at = data.cells.map(rc => rc.join(','));
-                const letters = at.map(() => '.');
-                cells.forEach((rc, i) => { letters[at.indexOf(rc.join(','))] = answer[i]; });
-                const state = {v: 1, letters: letters.join(''), revealed: '0'.repeat(at.length),
-                               wrong: '0'.repeat(at.length), elapsed: 5000, solved: false, cursor: null};
-                localStorage.setItem(key, JSON.stringify(state));
-                return state.letters;
-            }""",
-            [key, [list(rc) for rc in word.cells()], word.answer],
-        )
-        a.evaluate("window.dispatchEvent(new Event('pagehide'))")
-        assert a.evaluate(f"JSON.parse(localStorage.getItem('{key}')).letters") == letters
-        # coming back to the tab, it shows that progress
-        a.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-        assert [a.inner_text(f"#cell-{r}-{c} .letter") for r, c in word.cells()] == list(word.answer)
-        assert a.inner_text(".timer") == "0:05"
-        assert not errors, errors
-    finally:
-        context.close()
+def test_a_tab_that_changed_nothing_saves_nothing_and_catches_up_on_return(tabs):
+    new_tab, layout = tabs
+    a = new_tab()
+    key = a.evaluate("JSON.parse(document.getElementById('puzzle-data').textContent).storageKey")
+    word = layout.across[0]
+    # progress saved by someone else that this tab never heard about
+    letters = a.evaluate(
+        """([key, cells, answer]) => {
+            const data = JSON.parse(document.getElementById('puzzle-data').textContent);
+            const at = data.cells.map(rc => rc.join(','));
+            const letters = at.map(() => '.');
+            cells.forEach((rc, i) => { letters[at.indexOf(rc.join(','))] = answer[i]; });
+            const state = {v: 1, letters: letters.join(''), revealed: '0'.repeat(at.length),
+                           wrong: '0'.repeat(at.length), elapsed: 5000, solved: false, cursor: null};
+            localStorage.setItem(key, JSON.stringify(state));
+            return state.letters;
+        }""",
+        [key, [list(rc) for rc in word.cells()], word.answer],
+    )
+    a.evaluate("window.dispatchEvent(new Event('pagehide'))")
+    assert a.evaluate(f"JSON.parse(localStorage.getItem('{key}')).letters") == letters
+    # coming back to the tab, it shows that progress
+    a.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    assert [a.inner_text(f"#cell-{r}-{c} .letter") for r, c in word.cells()] == list(word.answer)
+    assert a.inner_text(".timer") == "0:05"
 
 
-def test_the_other_tab_shows_a_clear_and_a_solve(browser, site):
-    context, new_tab, errors, layout = _two_tabs(browser, site)
-    try:
-        a = new_tab()
-        b = new_tab()
-        b.on("dialog", lambda d: d.accept())
-        b.click("summary:has-text('Reveal')")
-        b.click("[data-action='reveal-puzzle']")
-        a.wait_for_function("!document.querySelector('.solved').hidden", timeout=3000)
-        assert a.inner_text(".solved") == "Puzzle revealed."
-        assert a.evaluate("[...document.querySelectorAll('.cell .letter')].every(el => el.textContent)")
-        b.click("summary:has-text('Clear')")
-        b.click("[data-action='clear-puzzle']")
-        a.wait_for_function("document.querySelector('.solved').hidden", timeout=3000)
-        assert a.evaluate("[...document.querySelectorAll('.cell .letter')].every(el => !el.textContent)")
-        assert a.inner_text(".timer") == "0:00"
-        assert not errors, errors
-    finally:
-        context.close()
+def test_the_other_tab_shows_a_clear_and_a_solve(tabs):
+    new_tab, layout = tabs
+    a = new_tab()
+    b = new_tab()
+    b.on("dialog", lambda d: d.accept())
+    b.click("summary:has-text('Reveal')")
+    b.click("[data-action='reveal-puzzle']")
+    a.wait_for_function("!document.querySelector('.solved').hidden", timeout=3000)
+    assert a.inner_text(".solved") == "Puzzle revealed."
+    assert a.evaluate("[...document.querySelectorAll('.cell .letter')].every(el => el.textContent)")
+    b.click("summary:has-text('Clear')")
+    b.click("[data-action='clear-puzzle']")
+    a.wait_for_function("document.querySelector('.solved').hidden", timeout=3000)
+    assert a.evaluate("[...document.querySelectorAll('.cell .letter')].every(el => !el.textContent)")
+    assert a.inner_text(".timer") == "0:00"
 
 
 # ---------------------------------------------------------------- 3. revealing is not solving
