@@ -30,4 +30,8 @@ if _stopped or interrupted:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(status)
+# Done: a stop signal from here on finds nothing left to stop. Ignored, not left to the interpreter's
+# shutdown, which puts back the default action (the process would end by the signal, not with `status`).
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
 sys.exit(status)
