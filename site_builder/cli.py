@@ -29,9 +29,9 @@ def _print_error(exc: CrosswordError) -> None:
         print(exc.detail.rstrip("\n"), file=sys.stderr)  # a bug of ours: the traceback is for the report
     if isinstance(exc, PuzzleErrors):
         for e in exc.errors:
-            print(f"error: {e}", file=sys.stderr)
+            print(e.diagnostic(), file=sys.stderr)
     else:
-        print(f"error: {exc}", file=sys.stderr)
+        print(exc.diagnostic(), file=sys.stderr)
 
 
 def _effort(value: str) -> int:

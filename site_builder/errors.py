@@ -22,6 +22,21 @@ class CrosswordError(Exception):
     """
 
     exit_status = 2
+    where = ""  # the file (and line) the error is about, when it is about one
+    what = ""  # the message without `where`
+
+    def diagnostic(self) -> str:
+        """The error as one compiler-style line, as lint prints it: `file:line: error: message`.
+
+        Editors and terminals turn the leading `file:line` into a link.
+        """
+        if self.where:
+            return f"{self.where}: error: {self.what}"
+        return f"error: {self}"
+
+    def _located(self, where: str, what: str) -> str:
+        self.where, self.what = where, what
+        return f"{where}: {what}"
 
     def __reduce__(self):
         return _rebuild, (type(self), self.args, dict(self.__dict__))
@@ -35,15 +50,16 @@ class PuzzleError(CrosswordError):
         self.line = line
         self.col = col
         self.message = message
-        super().__init__(self.location() + message)
+        super().__init__(self._located(self.location(), message))
 
     def location(self) -> str:
+        """`file`, `file:line` or `file:line:col`."""
         loc = self.path
         if self.line is not None:
             loc += f":{self.line}"
             if self.col is not None:
                 loc += f":{self.col}"
-        return loc + ": "
+        return loc
 
 
 class PuzzleErrors(CrosswordError):
@@ -62,7 +78,7 @@ class LayoutError(CrosswordError):
     def __init__(self, path: str | Path | None, message: str, missing: tuple[str, ...] = ()):
         self.path = str(path) if path is not None else "<input>"
         self.missing = missing
-        super().__init__(f"{self.path}: {message}")
+        super().__init__(self._located(self.path, message))
 
 
 class InternalError(CrosswordError):
@@ -76,10 +92,11 @@ class InternalError(CrosswordError):
     def __init__(self, path: str | Path | None, exc: BaseException, detail: str = ""):
         self.path = str(path) if path is not None else "<input>"
         self.detail = detail
-        super().__init__(
-            f"{self.path}: internal error while building it ({type(exc).__name__}: {exc}); "
-            "this is a bug in the crossword press, please report it with this file"
-        )
+        super().__init__(self._located(
+            self.path,
+            f"internal error while building it ({type(exc).__name__}: {exc}); "
+            "this is a bug in the crossword press, please report it with this file",
+        ))
 
 
 class OutputError(CrosswordError):
@@ -90,7 +107,7 @@ class OutputError(CrosswordError):
         why = reason or (exc.strerror if exc is not None and exc.strerror else str(exc))
         if exc is not None and getattr(exc, "filename", None) not in (None, self.path):
             why += f" ({exc.filename})"
-        super().__init__(f"{self.path}: cannot write the outputs there: {why}; name a folder you can write to")
+        super().__init__(self._located(self.path, f"cannot write the outputs there: {why}; name a folder you can write to"))
 
 
 class TemplateError(CrosswordError):
@@ -99,4 +116,4 @@ class TemplateError(CrosswordError):
     def __init__(self, filename: str | None, line: int | None, message: str):
         self.path = filename or "templates"
         where = f"{self.path}:{line}" if line else self.path
-        super().__init__(f"{where}: the template does not parse: {message}; fix the template")
+        super().__init__(self._located(where, f"the template does not parse: {message}; fix the template"))

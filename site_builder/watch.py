@@ -15,7 +15,7 @@ sources, rebuild on every save and reload the open browser pages.
   layout from the cache when only clues changed), browsers reload, then a
   full build (PNG, PDF) and browsers reload again if a file they show changed.
   One line per rebuild says what changed, what was rebuilt and how long it
-  took. A bad file prints `error: file:line: message`; the last good outputs
+  took. A bad file prints `file:line: error: message`; the last good outputs
   stay and the watcher keeps going.
 - Live reload without an extension: HTML responses get a small script at
   serve time (the files in public/ never carry it) that long-polls
@@ -692,7 +692,7 @@ def _code_ok(paths: list[Path], say_error: Callable[[str], None]) -> bool:
         try:
             compile(p.read_bytes(), str(p), "exec")
         except SyntaxError as exc:
-            say_error(f"error: {p}:{exc.lineno}: {exc.msg}; fix it and save to restart the watcher")
+            say_error(f"{p}:{exc.lineno}: error: {exc.msg}; fix it and save to restart the watcher")
             ok = False
     return ok
 
@@ -715,7 +715,7 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
     started = time.time()
     root = Path(root)
     if not (root / "puzzles").is_dir():
-        print(f"error: {root / 'puzzles'}: no such folder; run watch from the project folder or pass --root",
+        print(f"{root / 'puzzles'}: error: no such folder; run watch from the project folder or pass --root",
               file=sys.stderr)
         return 2
     watcher = Watcher(root, out)

@@ -60,6 +60,24 @@ def test_bad_file_exit_2_with_location(tmp_path):
     assert "Traceback" not in r.stderr
 
 
+def test_every_command_reports_a_bad_file_as_lint_does(tmp_path):
+    """`file:line:col: error: message`, the compiler form editors link, from generate, build and lint alike."""
+    (tmp_path / "puzzles").mkdir()
+    f = tmp_path / "puzzles" / "bad.txt"
+    f.write_text("---\ntitle: T\ndate: 2026-01-01\n---\nR2D2 | droid\nHAN | pilot\n")
+    want = f"{f}:5:2: error: bad answer 'R2D2': character '2' cannot be in an answer"
+    lint = run("lint", str(f))
+    generate = run("generate", "--words", str(f))
+    build = run("build", "--root", str(tmp_path))
+    assert lint.returncode == generate.returncode == build.returncode == 2
+    for r in (lint, generate, build):
+        assert any(line.startswith(want) for line in (r.stdout + r.stderr).splitlines()), r.stderr
+    # a layout error names its file the same way
+    (tmp_path / "req.txt").write_text("ABCDE | x\nAEIOU | z\n*VWXYZ | y\n")
+    r = run("generate", "--words", str(tmp_path / "req.txt"), "--seeds", "3")
+    assert r.returncode == 1 and f"{tmp_path / 'req.txt'}: error: " in r.stderr, r.stderr
+
+
 def test_missing_required_exit_1(tmp_path):
     f = tmp_path / "req.txt"
     f.write_text("ABCDE | x\nAEIOU | z\n*VWXYZ | y\n")
@@ -84,4 +102,4 @@ def test_effort_option():
 
 def test_missing_file():
     r = run("generate", "--words", "/nonexistent/x.txt")
-    assert r.returncode == 2 and "/nonexistent/x.txt: cannot read the file" in r.stderr
+    assert r.returncode == 2 and "/nonexistent/x.txt: error: cannot read the file" in r.stderr

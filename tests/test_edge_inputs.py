@@ -159,7 +159,7 @@ def test_a_first_build_with_a_failure_still_publishes_the_styles(tmp_path):
     (root / "puzzles" / "folder.txt").mkdir()
     r = run("build", "--root", str(root))
     assert r.returncode == 2
-    assert "folder.txt: this is a directory" in r.stderr and "broken.txt" in r.stderr
+    assert "folder.txt: error: this is a directory" in r.stderr and "broken.txt" in r.stderr
     page = (root / "public" / "kitchen-herbs" / "index.html").read_text()
     for sheet in ("static/player.css", "static/player.js", "static/fonts.css"):
         assert f"../{sheet}" in page and (root / "public" / sheet).is_file()

@@ -264,7 +264,7 @@ def test_five_thousand_answers(tmp_path):
     f.write_text("".join(f"{w} | clue {i}\n" for i, w in enumerate(words)))
     r = _generate(f, "--seeds", "1")
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert f"{f}:{MAX_ENTRIES + 1}:1: more than 1,000 answers" in r.stderr
+    assert f"{f}:{MAX_ENTRIES + 1}:1: error: more than 1,000 answers" in r.stderr
     assert sum(1 for d in lint_file(f) if d.level == ERROR) == 2  # no front matter, too many answers
 
 

@@ -258,7 +258,7 @@ def test_errors_are_reported_and_the_watcher_survives(watch):
     line = watch.next_summary(n)
     assert "failed" in line and "last good outputs kept" in line
     errors = watch.wait_for(lambda: [x for x in watch.err[e:] if "a.txt:7:" in x], what="the error line")
-    assert errors[0].startswith("error: ") and "C4T" in errors[0]
+    assert ": error: " in errors[0] and "C4T" in errors[0]
     assert page.read_bytes() == before, "the last good page stays"
     assert "Pet that purrs" in watch.text("/a/") or "Feline friend" in watch.text("/a/")
     # bad front matter
