@@ -90,3 +90,27 @@ def test_phase_two_is_bounded_by_the_node_budget(monkeypatch):
 def test_random_lists_keep_runs_equal_answers(words):
     layout = scored.search(make_entries(*words), LayoutParams(size=20, seeds=2))
     assert_valid(layout)
+
+
+def test_the_attempts_stop_on_a_work_budget_not_a_clock(monkeypatch):
+    """The loop's limit counts word scans, so where it stops is the same on a slow machine."""
+    entries = make_entries("ABCDE", "AEIOU", "VWXYZ", "BCDFG", "XQXQX")  # VWXYZ and XQXQX never fit: every attempt runs
+    seeds: list[int] = []
+    real = scored._build
+
+    def counting(entries, seed, params, weights):
+        seeds.append(seed)
+        return real(entries, seed, params, weights)
+
+    monkeypatch.setattr(scored, "_build", counting)
+    scored.search(entries, LayoutParams(size=9, seeds=20))
+    assert seeds == list(range(20)), "the default budget is far above a small list's needs"
+    one_attempt = real(entries, 0, LayoutParams(size=9), None)[1]
+    monkeypatch.setattr(scored, "WORK_BUDGET", one_attempt * 3)
+    seeds.clear()
+    scored.search(entries, LayoutParams(size=9, seeds=20))
+    assert 3 <= len(seeds) < 20
+    stopped = len(seeds)
+    seeds.clear()
+    scored.search(entries, LayoutParams(size=9, seeds=40, effort=2))
+    assert len(seeds) > stopped, "effort buys attempts"

@@ -23,23 +23,28 @@ Phase 2 (backtracking). The words phase 1 could not place are tried by a
 depth-first search: take the word with the fewest valid spots, try its spots
 in an order shuffled by the seed, recurse on the rest; also try leaving it
 out. The best partial result (most letters) is kept. The search stops after
-NODE_BUDGET placements times `effort`, so it always ends and its result
-never depends on the machine's speed.
+NODE_BUDGET placements, so it always ends and its result never depends on
+the machine's speed.
 
 Retry loop. Attempts use seeds 0..N-1, N = min(seeds, 50 x effort) (or the
 one pinned seed); each shuffles the word order with its seed. The search
 stops early at the first attempt that places every word; otherwise the best
 attempt wins: most required answers, fewest unplaced, then the search key of
 seeds/000 (`result.search_key`); ties to the lower seed. seeds/003 also had
-a 10-second limit on the loop; here SAFETY_SECONDS (60 s, checked between
-attempts) is only a guard against a pathological list: no list the project
-tests or benchmarks comes near it, so their results are the same on any
-machine.
+a 10-second limit on the loop. A limit in seconds would make the result
+depend on the machine (a 60 s one used to cut twin-peaks at effort 10 short
+wherever it ran), so the limit here is in work: WORK_BUDGET word scans (one
+word's valid spots looked up, in either phase) times `effort`, checked
+between attempts. An attempt on twin-peaks costs about 1,900 of them, so
+every attempt of effort 1 to 10 runs there; it stops a list of hundreds of
+answers, whose every attempt scans a few hundred thousand, after an attempt
+or two. `effort` buys attempts, not a deeper phase 2 (which made effort 10
+cost a hundred times effort 1): twin-peaks takes 3.5 s at effort 1 and 16 s
+at effort 10, where it took over 60 s.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Mapping, Sequence
 
 from ..model import Entry, Layout, LayoutParams
@@ -49,8 +54,8 @@ from .rng import Rng
 
 NAME = "scored"
 ATTEMPTS = 50  # per effort level
-NODE_BUDGET = 250  # phase-2 placements per attempt, per effort level
-SAFETY_SECONDS = 60.0
+NODE_BUDGET = 250  # phase-2 placements per attempt
+WORK_BUDGET = 400_000  # word scans (see the module's docstring) over all attempts, per effort level
 WEIGHTS: Mapping[str, float] = {"connections": 0.7, "centrality": 0.15, "balance": 0.1, "length": 0.05}
 
 
@@ -76,6 +81,7 @@ class _Attempt:
         self.count = [0, 0]
         # wid -> {spot: static score part}
         self.spots: dict[int, dict[Spot, float]] = {}
+        self.work = 0  # word scans: `refresh` and phase 2's `valid` calls
 
     def static(self, word: str, spot: Spot, crossings: int) -> float:
         n = len(word)
@@ -90,6 +96,7 @@ class _Attempt:
         """Update the cached valid spots of unplaced word `wid` after a placement."""
         word = self.entries[wid].answer
         g = self.grid
+        self.work += 1
         if placed is None or wid not in self.spots:
             cands = g.candidates(word)
             table = {}
@@ -181,9 +188,9 @@ class _Attempt:
         trail: list[tuple[int, Spot]] = []
 
         def valid(wid: int) -> list[Spot]:
-            word = entries[wid].answer
-            bounds = g.bounds()
-            return sorted((s for s in g.candidates(word) if g.check(word, s, bounds) > 0), key=lambda s: (s.start, s.direction))
+            self.work += 1
+            # Grid.spots: the same spots as `check` on every candidate, without a Spot per candidate
+            return [Spot(start, d) for start, d in sorted((start, d) for _, start, d in g.spots(entries[wid].answer, g.bounds()))]
 
         def dfs(remaining: list[int]) -> None:
             letters = sum(len(entries[w].answer) for w, _ in trail)
@@ -218,6 +225,13 @@ class _Attempt:
 
 def build(entries: Sequence[Entry], seed: int, params: LayoutParams, weights: Mapping[str, float] | None = None) -> Layout:
     """One attempt with the given seed."""
+    return _build(entries, seed, params, weights)[0]
+
+
+def _build(
+    entries: Sequence[Entry], seed: int, params: LayoutParams, weights: Mapping[str, float] | None
+) -> tuple[Layout, int]:
+    """One attempt, and the word scans it took."""
     rng = Rng(seed)
     order = list(range(len(entries)))
     rng.shuffle(order)
@@ -227,8 +241,8 @@ def build(entries: Sequence[Entry], seed: int, params: LayoutParams, weights: Ma
     att = _Attempt(entries, params.size, order, _weights(weights))
     left = att.phase1(first, pending)
     if left:
-        att.phase2(left, rng, NODE_BUDGET * max(1, params.effort))
-    return grid_to_layout(att.grid, entries, seed=seed, strategy=NAME, params=params)
+        att.phase2(left, rng, NODE_BUDGET)
+    return grid_to_layout(att.grid, entries, seed=seed, strategy=NAME, params=params), att.work
 
 
 def attempts_of(params: LayoutParams) -> range:
@@ -244,15 +258,16 @@ def rank_key(layout: Layout) -> tuple:
 def search(entries: Sequence[Entry], params: LayoutParams, weights: Mapping[str, float] | None = None) -> Layout:
     entries = tuple(entries)
     _weights(weights)  # reject unknown names before any work
-    started = time.monotonic()
+    budget = WORK_BUDGET * max(1, params.effort)
     best: Layout | None = None
     best_key: tuple | None = None
     for seed in attempts_of(params):
-        layout = build(entries, seed, params, weights)
+        layout, work = _build(entries, seed, params, weights)
+        budget -= work
         key = rank_key(layout)
         if best_key is None or key > best_key:
             best, best_key = layout, key
-        if not layout.unplaced or time.monotonic() - started > SAFETY_SECONDS:
+        if not layout.unplaced or budget <= 0:
             break
     assert best is not None
     return best
