@@ -59,7 +59,7 @@ class PuzzleMeta:
     """The validated front matter of a puzzle file."""
 
     title: str
-    date: _dt.date
+    date: _dt.date | None  # None only for a plain list (no front matter): the outputs then show no date
     author: str = ""
     description: str = ""
     difficulty: str = ""

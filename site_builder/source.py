@@ -438,7 +438,8 @@ def parse_source(
             shown, first + 1, "a puzzle file starts with a front-matter block: '---', 'title: ...', 'date: YYYY-MM-DD', '---'", col=1
         ))
 
-    cap_hint = "raise --size" if size is not None else "raise 'size'"
+    # a plain list has no front matter to put 'size' in: generate's --size is its only cap
+    cap_hint = "raise --size" if size is not None or not has_front else "raise 'size'"
     size = size if size is not None else meta_values.get("size", max_size or 23)
     entries: list[Entry] = []
     seen: dict[str, int] = {}
@@ -481,7 +482,9 @@ def parse_source(
         if len(norm.letters) > size:
             errors.append(PuzzleError(
                 shown, lineno,
-                f"{norm.display} has {len(norm.letters)} letters, more than the grid cap of {size}; shorten it or {cap_hint}",
+                f"{norm.display} has {len(norm.letters)} letters, more than the grid cap of {size}; " + (
+                    f"shorten it or {cap_hint} to {len(norm.letters)} or more" if len(norm.letters) <= MAX_SIZE
+                    else f"shorten it: no grid is wider than {MAX_SIZE}"),
                 col=col,
             ))
             continue
@@ -518,6 +521,6 @@ def load_puzzle(
     parsed = parse_source(text, path=path, require_front_matter=require_front_matter, max_size=max_size, size=size)
     if parsed.errors:
         raise PuzzleErrors(list(parsed.errors))
-    meta_values = parsed.meta or {"title": slug.replace("-", " ").title(), "date": _dt.date(1970, 1, 1)}
+    meta_values = parsed.meta or {"title": slug.replace("-", " ").title(), "date": None}
     meta = PuzzleMeta(**meta_values)
     return Puzzle(slug=slug, meta=meta, entries=parsed.entries, path=Path(path) if path is not None else None)

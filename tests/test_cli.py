@@ -49,6 +49,13 @@ def test_plain_list_and_out_dir(tmp_path):
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "out" / "my-list.json").exists()
     assert not list((tmp_path / "out").glob(".*.tmp"))
+    # a plain list has no date: no output makes one up (they used to say 1 January 1970)
+    out = tmp_path / "out"
+    assert "date" not in json.loads((out / "my-list.ipuz").read_text())
+    for name in ("my-list.txt", "my-list.md", "my-list.xd", "my-list.svg"):
+        text = (out / name).read_text()
+        assert "1970" not in text and "Date:" not in text, name
+    assert b"1970" not in (out / "my-list.pdf").read_bytes()
 
 
 def test_bad_file_exit_2_with_location(tmp_path):

@@ -17,8 +17,8 @@ import xdformat
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from site_builder.layout import layout_puzzle, params_for
-from site_builder.model import Direction, Layout, Puzzle
+from site_builder.layout import layout_entries, layout_puzzle, params_for
+from site_builder.model import Direction, Layout, LayoutParams, Puzzle
 from site_builder.render import exports
 from site_builder.render.exports import export_files, render_ipuz, render_puz, render_xd, to_latin1
 from site_builder.render.text import render_markdown, render_text_file
@@ -402,3 +402,19 @@ def test_format_puz_refuses_a_terminal():
 def test_format_rejects_unknown_name():
     r = run("generate", "--words", TP, "--format", "pdf", text=True)
     assert r.returncode == 2 and "invalid choice" in r.stderr
+
+
+def test_text_grid_cells_stay_in_their_columns_past_clue_99():
+    """Three-digit clue numbers widen every cell, so each cell starts where its column does."""
+    from site_builder.bench import generated_entries
+    from site_builder.render.text import render_grid_text
+
+    layout = layout_entries(generated_entries(120, seed=3), LayoutParams(strategy="freeform", size=40, seeds=1))
+    assert max(layout.numbers.values()) >= 100
+    for solution in (False, True):
+        lines = render_grid_text(layout, solution=solution).splitlines()
+        assert len(lines) == layout.rows
+        for (r, c), ch in layout.cells.items():
+            cell = lines[r][c * 4: c * 4 + 3]  # three characters and a space a cell
+            want = f"{layout.numbers[(r, c)]:>3}" if (r, c) in layout.numbers and not solution else None
+            assert cell == (f"{ch:>3}" if solution else want or "___"), (r, c, lines[r])

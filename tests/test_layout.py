@@ -228,6 +228,26 @@ def test_missing_required_is_layout_error():
     assert info.value.exit_status == 1
 
 
+@pytest.mark.parametrize("strategy", ["optimize", "freeform", "scored"])
+def test_a_required_answer_that_crosses_nothing_is_missing_not_alone(strategy):
+    """Every strategy reports it; none publishes it alone in a one-word grid (optimize's smaller boxes once did)."""
+    p = load_puzzle(
+        f"---\ntitle: T\ndate: 2026-01-01\nstrategy: {strategy}\n---\nHELLO | a\nWORLD | b\n*XYZ | c\nLOW | d\n",
+        path="r.txt",
+    )
+    with pytest.raises(LayoutError, match="missing: XYZ .XYZ shares no letter with any other answer"):
+        layout_puzzle(p)
+
+
+def test_optimize_places_as_many_answers_as_the_greedy_builder():
+    """A start that boxed itself in (5 of 10 three-letter answers in 5x4) no longer holds the search to its square."""
+    entries = make_entries("CAT", "DOG", "EMU", "OWL", "ANT", "BEE", "ELK", "GNU", "YAK", "HEN")
+    greedy = layout_entries(entries, LayoutParams(strategy="freeform", size=23))
+    best = layout_entries(entries, LayoutParams(strategy="optimize", size=23))
+    assert len(best.placements) >= len(greedy.placements) == 7
+    assert_valid(best)
+
+
 # ------------------------------------------------------------ determinism
 
 

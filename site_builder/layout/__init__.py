@@ -46,10 +46,15 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
     layout = layout_entries(puzzle.entries, params)
     missing = tuple(e.display for e in layout.unplaced if e.required)
     if missing:
+        letters = [set(e.answer) for e in puzzle.entries]
+        alone = [
+            e.display for e in layout.unplaced
+            if e.required and not any(letters[i] & set(e.answer) for i, o in enumerate(puzzle.entries) if o is not e)
+        ]
+        hint = "try a larger 'size', more 'seeds', or unstar one"
+        if alone:
+            hint = f"{', '.join(alone)} shares no letter with any other answer, so nothing can cross it: unstar it or add an answer that does"
         raise LayoutError(
-            puzzle.path,
-            f"no layout places every required answer; missing: {', '.join(missing)} "
-            f"(try a larger 'size', more 'seeds', or unstar one)",
-            missing,
+            puzzle.path, f"no layout places every required answer; missing: {', '.join(missing)} ({hint})", missing
         )
     return layout

@@ -662,6 +662,9 @@ def improve(
     words = [e.answer for e in entries]
     rng = Rng(greedy.seed)
     side = max(greedy.rows, greedy.cols)
+    if side < cap and any(len(e.answer) <= cap for e in greedy.unplaced):
+        # the start left answers out: its own square may be what kept them out, so search the whole cap
+        side = cap
     start = shrink(from_layout(greedy, entries), words, side)
     while side > cap:
         steps = budget // WAY_IN
@@ -683,8 +686,8 @@ def improve(
             compact=compact,
         )
         budget -= used
-        if key[:2] < best_key[:2]:
-            break  # the smaller box lost answers: stop shrinking
+        if key[:2] < best_key[:2] or len(placed) < min(2, len(best)):
+            break  # the smaller box lost answers (or kept a lone word, see `search`): stop shrinking
         if key > best_key:
             best_key, best = key, placed
         side = min(side, -key[4]) - 1
@@ -694,7 +697,7 @@ def improve(
         key, placed, _ = run_box(
             entries, shrink(best, words, side), side, budget, rng, t_start=T_POLISH, compact=compact
         )
-        if key > best_key:
+        if (len(placed) > 1, key) > (len(best) > 1, best_key):
             best_key, best = key, placed
     return best_key, best
 
@@ -725,6 +728,10 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
         # as inside a run, a grid of one word (however required) never beats a crossword
         if (len(wide) > 1, wide_key) > (len(placed) > 1, key):
             key, placed = wide_key, wide
+    if len(placed) < 2 <= len(greedy.placements):
+        # a grid of one word is a crossword only when no two answers cross: a required answer that
+        # crosses nothing must come out missing (a LayoutError names it), not alone in the grid
+        return replace(greedy, strategy=NAME)
     grid = to_grid(entries, placed, params.size)
     if grid.orphan_pairs():  # never expected; a stray run would break the one-run-one-answer rule
         return greedy

@@ -252,7 +252,8 @@ def attempts_of(params: LayoutParams) -> range:
 
 
 def rank_key(layout: Layout) -> tuple:
-    return (layout.required_placed, -len(layout.unplaced)) + search_key(layout)
+    # a grid of one word loses to any crossword, however required that word: one answer alone is no crossword
+    return (len(layout.placements) > 1, layout.required_placed, -len(layout.unplaced)) + search_key(layout)
 
 
 def search(entries: Sequence[Entry], params: LayoutParams, weights: Mapping[str, float] | None = None) -> Layout:

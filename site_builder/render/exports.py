@@ -120,7 +120,8 @@ def ipuz_data(puzzle: Puzzle, layout: Layout) -> dict:
     ):
         if value:
             data[key] = value if key == "notes" else one_line(value)
-    data["date"] = m.date.strftime("%m/%d/%Y")
+    if m.date:
+        data["date"] = m.date.strftime("%m/%d/%Y")
     data.update(
         {
             "origin": ORIGIN,
@@ -296,7 +297,7 @@ def render_xd(puzzle: Puzzle, layout: Layout) -> str:
         "Title": m.title,
         "Author": m.author,
         "Copyright": m.copyright,
-        "Date": m.date.isoformat(),
+        "Date": m.date.isoformat() if m.date else "",
         "Description": m.description,
         "Difficulty": m.difficulty,
     }

@@ -220,7 +220,8 @@ def byline(puzzle: Puzzle) -> str:
     parts = []
     if m.author:
         parts.append(f"By {m.author}")
-    parts.append(long_date(m.date))
+    if m.date:
+        parts.append(long_date(m.date))
     if m.difficulty:
         parts.append(m.difficulty[:1].upper() + m.difficulty[1:])
     return " · ".join(parts)

@@ -48,26 +48,27 @@ def clue_text(p: Placement) -> str:
 
 
 def render_grid_text(layout: Layout, *, solution: bool = False) -> str:
-    """The grid, one row a line, two columns a cell.
+    """The grid, one row a line, a cell as wide as the largest clue number (two characters at least).
 
     Puzzle: a numbered cell shows its number, another letter cell '__', an
     unused cell blanks. Solution: letters, '.' for unused cells.
     """
     numbers = layout.numbers
     cells = layout.cells
+    w = max(2, len(str(max(numbers.values(), default=0))))  # 100 and up would push the rest of a row right
     lines = []
     for r in range(layout.rows):
         row = []
         for c in range(layout.cols):
             ch = cells.get((r, c))
             if solution:
-                row.append(f" {ch}" if ch else " .")
+                row.append(f"{ch or '.':>{w}}")
             elif ch is None:
-                row.append("  ")
+                row.append(" " * w)
             elif (r, c) in numbers:
-                row.append(f"{numbers[(r, c)]:>2}")
+                row.append(f"{numbers[(r, c)]:>{w}}")
             else:
-                row.append("__")
+                row.append("_" * w)
         lines.append(" ".join(row).rstrip())
     return "\n".join(lines) + "\n"
 
@@ -75,7 +76,7 @@ def render_grid_text(layout: Layout, *, solution: bool = False) -> str:
 def render_text(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str:
     """Title, grid and the clues Across then Down, for a terminal or a .txt file."""
     out = [_one_line(puzzle.meta.title)]
-    byline = " · ".join(_one_line(x) for x in (puzzle.meta.author, puzzle.meta.date.isoformat()) if x)
+    byline = " · ".join(_one_line(x) for x in (puzzle.meta.author, puzzle.meta.date and puzzle.meta.date.isoformat()) if x)
     if byline:
         out.append(byline)
     out.append("")
@@ -158,7 +159,7 @@ def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
     """The clue list in Markdown, ready to paste into a README; answers folded away in <details>."""
     m = puzzle.meta
     out = [f"# {_md_escape(_one_line(m.title))}", ""]
-    byline = " · ".join(_md_escape(_one_line(x)) for x in (m.author, m.date.isoformat()) if x)
+    byline = " · ".join(_md_escape(_one_line(x)) for x in (m.author, m.date and m.date.isoformat()) if x)
     if byline:
         out += [f"*{byline}*", ""]
     for heading, group in (("Across", layout.across), ("Down", layout.down)):
