@@ -441,3 +441,99 @@ def test_a_plain_visit_does_not_take_the_keyboard(open_page):
     p.page.click(".cell")
     p.page.goto(p.url)  # a new visit, not a reload
     assert p.focused() != "grid-input"
+
+
+# ---------------------------------------------------------------- 10. a second QA pass
+
+
+def test_backspace_in_the_first_answer_erases_nothing_at_the_far_end(open_page):
+    """There is no answer before the first: Backspace used to wrap round and erase the last answer's last letter."""
+    p = open_page("kitchen-herbs")
+    first, last = p.layout.across[0], (p.layout.down or p.layout.across)[-1]
+    assert first.cells()[0] not in last.cells()
+    p.solve(last)
+    p.page.click(f"#clue-across-{first.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.press("Backspace")
+    assert p.current() == cell_id(first.cells()[0])
+    assert [p.letter(*rc) for rc in last.cells()] == list(last.answer)
+
+
+SWITCH_TAB = """() => {
+    if (!('__hidden' in window)) {
+        window.__hidden = false;
+        Object.defineProperty(document, 'hidden', {configurable: true, get: () => window.__hidden});
+    }
+    window.__hidden = true; document.dispatchEvent(new Event('visibilitychange'));
+    window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+def test_the_clock_runs_after_a_tab_switch_only_if_it_ran_before(open_page):
+    p = open_page("kitchen-herbs")
+    word = p.layout.across[0]
+    p.solve(word)
+    p.page.wait_for_timeout(1100)
+    p.page.evaluate(SWITCH_TAB)  # while solving: the clock goes on
+    p.page.wait_for_timeout(1100)
+    assert p.page.inner_text(".timer") not in ("0:00", "0:01")
+    p.page.evaluate("document.activeElement.blur()")
+    p.page.reload()  # saved progress, the grid left alone: the clock waits
+    assert p.focused() != "grid-input"
+    stopped = p.page.inner_text(".timer")
+    p.page.evaluate(SWITCH_TAB)
+    p.page.wait_for_timeout(1500)
+    assert p.page.inner_text(".timer") == stopped
+
+
+def test_typing_after_another_tab_cleared_the_solve_starts_the_clock(tabs):
+    new_tab, layout = tabs
+    a, b = new_tab(), new_tab()
+    for tab in (a, b):
+        tab.on("dialog", lambda d: d.accept())
+    a.bring_to_front()
+    a.click(".cell")
+    a.click("summary:has-text('Reveal')")
+    a.click("[data-action='reveal-puzzle']")
+    assert a.inner_text(".solved") == "Puzzle revealed."
+    b.click("summary:has-text('Clear')")
+    b.click("[data-action='clear-puzzle']")
+    a.wait_for_function("[...document.querySelectorAll('.cell .letter')].every(el => el.textContent === '')", timeout=3000)
+    a.bring_to_front()
+    assert a.evaluate("document.activeElement.id") == "grid-input"
+    a.keyboard.type(layout.across[0].answer[:2])
+    a.wait_for_timeout(1300)
+    assert a.inner_text(".timer") != "0:00"
+
+def test_a_space_from_a_phone_keyboard_switches_direction(open_page):
+    """Soft keyboards send key code 229 and then the text: a space alone is the Space key."""
+    p = open_page("kitchen-herbs", **PHONE)
+    both = next(rc for rc in p.layout.cells
+                if any(rc in q.cells() for q in p.layout.across) and any(rc in q.cells() for q in p.layout.down))
+    p.page.tap(f"#{cell_id(both)}")
+    before = p.active_clue()
+    p.page.evaluate(COMPOSE, [["insertText", " ", " "]])
+    after = p.active_clue()
+    assert before.split("-")[1] != after.split("-")[1], (before, after)
+    assert p.letter(*both) == ""
+
+
+def test_on_a_phone_the_clue_bar_never_covers_the_selected_square(open_page):
+    p = open_page("world-capitals", viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True)
+    longest = sorted(p.layout.placements, key=lambda q: (-len(q.entry.clue), q.number))[:6]
+    for q in longest:
+        p.page.click(f"#clue-{q.direction.value}-{q.number}")
+        bar = p.page.evaluate("document.querySelector('.clue-bar').getBoundingClientRect().bottom")
+        top = p.page.evaluate("document.querySelector('.cell.current').getBoundingClientRect().top")
+        assert top >= bar - 1, (q.number, q.direction.value, top, bar)
+
+
+def test_a_printed_page_keeps_walled_in_squares_grey(open_page):
+    """Browsers print no backgrounds unless a rule says so; the holes would print as squares to fill."""
+    p = open_page("kitchen-herbs")
+    p.page.emulate_media(media="print")
+    style = p.page.evaluate(
+        "(() => { const s = getComputedStyle(document.querySelector('.void.hole'));"
+        " return [s.backgroundColor, s.printColorAdjust || s.webkitPrintColorAdjust]; })()"
+    )
+    assert style == ["rgb(187, 187, 187)", "exact"]

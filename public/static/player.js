@@ -111,7 +111,6 @@
 
   var elapsed = 0;         // ms counted before runningSince
   var runningSince = null;
-  var started = false;
   var userPaused = false;
   var ticker = null;
 
@@ -127,7 +126,6 @@
   function renderTimer() { timerEl.textContent = formatTime(timeNow()); }
 
   function startTimer() {
-    started = true;
     if (solved || userPaused || runningSince !== null || document.hidden) return;
     runningSince = Date.now();
     ticker = setInterval(renderTimer, 500);
@@ -164,10 +162,13 @@
   // tab on the same puzzle may have saved newer progress meanwhile); coming
   // back takes up anything saved that this tab has not seen (a storage event
   // can be missed while a tab is frozen or in the back-forward cache).
+  // The clock runs again on coming back only if it ran on going away: a page
+  // reloaded with saved progress waits for the solver, tab switches or not.
+  var resumeOnShow = false;
   document.addEventListener('visibilitychange', function () {
-    if (document.hidden) { stopTimer(); saveIfDirty(); return; }
+    if (document.hidden) { resumeOnShow = runningSince !== null; stopTimer(); saveIfDirty(); return; }
     adopt(readSaved());
-    if (started) startTimer();
+    if (resumeOnShow) startTimer();
   });
   // A reload (the watcher's live reload after a save, or F5) while solving
   // keeps the solver's place: the grid gets the keyboard back, and the clock runs.
@@ -241,7 +242,6 @@
     });
     elapsed = Math.max(0, Number(state.elapsed) || 0);
     if (runningSince !== null) runningSince = Date.now();
-    started = runningSince !== null || elapsed > 0;
     renderTimer();
     var right = cells.every(function (c) { return c.letter === c.answer; });
     if (state.solved && right) {
@@ -343,7 +343,13 @@
   // its clues within their lists.
   function showSelection(scrollToCell) {
     if (!cur) return;
-    if (scrollToCell) cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    if (scrollToCell) {
+      // the cells' top scroll margin clears the clue bar, which sticks to the top on phones and
+      // grows with a long clue: measure it now, as it is
+      var sticky = getComputedStyle(clueBar).position === 'sticky';
+      player.style.setProperty('--bar-room', sticky ? (clueBar.offsetHeight + 8) + 'px' : '');
+      cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    }
     var entry = currentEntry(), cross = cur[other(dir)];
     if (cross) scrollClueIntoView(cross.li);
     if (entry) scrollClueIntoView(entry.li);
@@ -393,6 +399,7 @@
   function typeLetter(letter) {
     if (!cur || userPaused) return;
     say('');
+    startTimer(); // typing is solving: the clock runs (after another tab cleared a solved puzzle, say)
     if (!locked(cur)) setLetter(cur, letter);
     advance();
     afterChange();
@@ -426,7 +433,14 @@
       if (i > 0) {
         select(entry.cells[i - 1], dir);
       } else {
-        var prev = entries[(entries.indexOf(entry) - 1 + entries.length) % entries.length];
+        // back into the previous answer, as Shift-Tab goes; the first answer has none before it
+        // (wrapping round would erase a letter of the last answer, out of sight)
+        var k = entries.indexOf(entry);
+        if (k === 0) {
+          drawSelection();
+          return;
+        }
+        var prev = entries[k - 1];
         select(prev.cells[prev.cells.length - 1], prev.dir);
       }
       if (!locked(cur)) setLetter(cur, '');
@@ -578,6 +592,9 @@
   function lettersOf(text) { return text.normalize('NFD').replace(/[^A-Za-z]/g, '').toUpperCase(); }
 
   function takeField() {
+    // a space alone from a phone keyboard (key code 229, no key event to go by) switches direction,
+    // as the Space key does
+    if (!composing && !fieldText && /^ +$/.test(input.value) && !userPaused) { toggleDir(); return; }
     var now = lettersOf(input.value);
     if (userPaused) { fieldText = now; return; }
     var k = 0;
@@ -726,7 +743,6 @@
       unfinish();
       stopTimer();
       elapsed = 0;
-      started = false;
       renderTimer();
       say('Puzzle cleared.');
     } else {
