@@ -35,10 +35,10 @@ a 10-second limit on the loop. A limit in seconds would make the result
 depend on the machine (a 60 s one used to cut twin-peaks at effort 10 short
 wherever it ran), so the limit here is in work: WORK_BUDGET word scans (one
 word's valid spots looked up, in either phase) times `effort`, checked
-between attempts. An attempt on twin-peaks costs about 1,900 of them, so
-every attempt of effort 1 to 10 runs there; it stops a list of hundreds of
-answers, whose every attempt scans a few hundred thousand, after an attempt
-or two. `effort` buys attempts, not a deeper phase 2 (which made effort 10
+between attempts. An attempt on twin-peaks costs about 1,900 of them (0.1 s),
+so every attempt of effort 1 to 10 runs there; 400 answers in a 40-square
+cap cost 75,000 an attempt (8 s), so effort 1 stops there after two
+attempts, some 20 s. `effort` buys attempts, not a deeper phase 2 (which made effort 10
 cost a hundred times effort 1): twin-peaks takes 3.5 s at effort 1 and 16 s
 at effort 10, where it took over 60 s.
 """
@@ -55,7 +55,7 @@ from .rng import Rng
 NAME = "scored"
 ATTEMPTS = 50  # per effort level
 NODE_BUDGET = 250  # phase-2 placements per attempt
-WORK_BUDGET = 400_000  # word scans (see the module's docstring) over all attempts, per effort level
+WORK_BUDGET = 150_000  # word scans (see the module's docstring) over all attempts, per effort level
 WEIGHTS: Mapping[str, float] = {"connections": 0.7, "centrality": 0.15, "balance": 0.1, "length": 0.05}
 
 
