@@ -1,3 +1,9 @@
+"""`python -m site_builder` and the `crossword` command (pyproject's console script calls `run`).
+
+Both go through `run`, so both handle a stop signal the same way: before the
+CLI has loaded, after it has finished, and while it works (`cli.main`).
+"""
+
 import os
 import signal
 import sys
@@ -11,27 +17,30 @@ def _stop_early(signum, frame):
     os._exit(128 + signum)
 
 
-signal.signal(signal.SIGINT, _stop_early)
-signal.signal(signal.SIGTERM, _stop_early)
+def run() -> None:
+    signal.signal(signal.SIGINT, _stop_early)
+    signal.signal(signal.SIGTERM, _stop_early)
 
-from site_builder.cli import main  # noqa: E402
+    from site_builder.cli import _stopped, main
 
-from site_builder.cli import _stopped  # noqa: E402
+    interrupted = False
+    try:
+        status = main()
+    except KeyboardInterrupt:  # a signal raised again while main() was already stopping: its message is out
+        interrupted = True
+        status = 128 + (_stopped[0] if _stopped else signal.SIGINT)
+    if _stopped or interrupted:
+        # stopped by a signal: leave now with its status, skipping the interpreter's shutdown
+        # (where a late KeyboardInterrupt would end the process by the signal itself)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    # Done: a stop signal from here on finds nothing left to stop. Ignored, not left to the interpreter's
+    # shutdown, which puts back the default action (the process would end by the signal, not with `status`).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sys.exit(status)
 
-interrupted = False
-try:
-    status = main()
-except KeyboardInterrupt:  # a signal raised again while main() was already stopping: its message is out
-    interrupted = True
-    status = 128 + (_stopped[0] if _stopped else signal.SIGINT)
-if _stopped or interrupted:
-    # stopped by a signal: leave now with its status, skipping the interpreter's shutdown
-    # (where a late KeyboardInterrupt would end the process by the signal itself)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(status)
-# Done: a stop signal from here on finds nothing left to stop. Ignored, not left to the interpreter's
-# shutdown, which puts back the default action (the process would end by the signal, not with `status`).
-signal.signal(signal.SIGINT, signal.SIG_IGN)
-signal.signal(signal.SIGTERM, signal.SIG_IGN)
-sys.exit(status)
+
+if __name__ == "__main__":
+    run()

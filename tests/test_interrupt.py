@@ -161,3 +161,16 @@ def test_an_error_after_a_stop_signal_is_the_stop(monkeypatch, tmp_path):
     monkeypatch.setattr(writer, "stop_requested", False)
     _, error, _, _ = site._build_one((tmp_path / "x.txt", None, None, "engine", False))
     assert type(error).__name__ == "InternalError"  # without a stop, the same error is a bug report
+
+
+def test_the_crossword_command_handles_signals_as_python_m_does():
+    """The console script runs `__main__.run`, not `cli.main`: a stop signal that lands after the work is
+    done is ignored there too, instead of ending a finished `make site` by the signal."""
+    import tomllib
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"crossword": "site_builder.__main__:run"}
+    installed = Path(sys.executable).parent / "crossword"
+    if installed.exists():  # the venv's launcher, as `make` runs it
+        r = subprocess.run([str(installed), "lint", "--help"], capture_output=True, text=True)
+        assert r.returncode == 0 and "usage: crossword lint" in r.stdout, r.stderr
