@@ -332,3 +332,76 @@ def test_no_clue_column_is_left_stranded_on_page_one(slug, paper):
     plan = plan_page(puzzle, layout_puzzle(puzzle))
     assert plan.single
     assert all(len(c.items) >= 3 for c in plan.page_one if c.items), [len(c.items) for c in plan.page_one]
+
+
+def _unbroken_puzzle(count: int = 45) -> tuple[Puzzle, Layout]:
+    """Clues that open with one long unbroken word (a QA pass's case: page one lost clues past its foot)."""
+    entries = tuple(dataclasses.replace(e, clue=f"Pneumonoultramicroscopicsilicovolcanoconiosis{i} ok")
+                    for i, e in enumerate(generated_entries(count, seed=7)))
+    meta = PuzzleMeta("Unbroken Clues", dt.date(2026, 12, 6))
+    return Puzzle("unbroken", meta, entries), layout_entries(entries, LayoutParams(size=25, seeds=2))
+
+
+def _inside_the_pages(pdf: bytes) -> str:
+    """The text of every word that lies wholly inside its page (a word past the foot is cut off the sheet)."""
+    height = float(pdf_info(pdf)["Page size"].split("x")[1].split()[0])
+    return " ".join(w for page in _word_boxes(pdf) for (_, y0, _, y1, w) in page if y0 >= 0 and y1 <= height)
+
+
+@needs_poppler
+def test_a_clue_that_opens_with_a_long_word_keeps_its_number_and_every_clue_prints():
+    puzzle, layout = _unbroken_puzzle()
+    pdf = render_pdf(puzzle, layout)
+    # each clue's number on the line of its first word, just left of it (it used to sit alone on the line above)
+    numbered = 0
+    for page in _word_boxes(pdf):
+        numbers = [w for w in page if w[4].isdigit()]
+        for x0, y0, _, y1, word in page:
+            if word.startswith("Pneumono"):
+                numbered += any(abs(n[1] - y0) < 2 and 0 <= x0 - n[2] < 12 for n in numbers)
+    assert numbered == len(layout.placements)
+    inside = _inside_the_pages(pdf)
+    got = {int(m) for m in re.findall(r"coniosis(\d+)", inside.replace(" ", ""))}
+    assert got == set(range(len(puzzle.entries))), sorted(set(range(len(puzzle.entries))) - got)
+    assert "DOWN" in inside
+
+
+@needs_poppler
+def test_when_page_one_cannot_hold_its_columns_the_clues_move_to_page_two(tp, monkeypatch):
+    """The last resort (no try kept page one's columns on the page): the grid alone on page one, no clue lost."""
+    from site_builder.render import pdf as pdf_module
+
+    monkeypatch.setattr(pdf_module, "RETRIES", 0)
+    puzzle, layout = tp
+    pdf = render_pdf(puzzle, layout)
+    first = flat(pdf_text(pdf, first=1, last=1))
+    assert "ACROSS" not in first and "DOWN" not in first
+    rest = flat(pdf_text(pdf, first=2))
+    for p in layout.placements:
+        assert flat(f"{p.number} {clue_text(p)}") in rest, p.number
+
+
+@needs_poppler
+def test_the_running_heading_names_the_list_a_page_opens_in_and_never_heads_the_notes(tp):
+    """A page that opens mid-Across says so even when Down starts lower on it; notes pages get no heading."""
+    puzzle, layout = tp
+    essay = " ".join(["A long clue that says a great deal more than a clue should, to fill the columns fast."] * 4)
+    placements = tuple(dataclasses.replace(p, entry=dataclasses.replace(p.entry, clue=f"{p.number} {essay}"))
+                       for p in layout.placements)
+    notes = "\n\n".join(["A note paragraph about how the puzzle was made, long enough to fill a page. " * 12] * 8)
+    meta = dataclasses.replace(puzzle.meta, notes=notes)
+    pdf = render_pdf(dataclasses.replace(puzzle, meta=meta), dataclasses.replace(layout, placements=placements))
+    pages = [pdf_text(pdf, first=i, last=i) for i in range(1, int(pdf_info(pdf)["Pages"]) + 1)]
+    running = re.compile(r"^(ACROSS|DOWN) \(CONTINUED\)$", re.M)
+    heading = re.compile(r"^(ACROSS|DOWN)( \(continued\))?$", re.M)
+    clue_pages = [n for n, t in enumerate(pages, 1) if re.search(r"A long clue", t)]
+    for n in clue_pages[1:]:
+        assert heading.search(pages[n - 1]) or running.search(pages[n - 1]), f"page {n} names no list"
+    # the case the QA pass found: a page opening mid-Across with Down's heading lower down
+    both = [n for n in clue_pages if re.search(r"^ACROSS \(CONTINUED\)$", pages[n - 1], re.M)
+            and re.search(r"^DOWN$", pages[n - 1], re.M)]
+    assert both, "no page opens mid-Across and starts Down: the case is not shown"
+    notes = [n for n, t in enumerate(pages, 1) if "A note paragraph" in t and "A long clue" not in t and "Solution" not in t]
+    assert notes, "the notes run onto a page of their own"
+    for n in notes:
+        assert not running.search(pages[n - 1]), f"page {n}: notes under a list's running heading"

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -89,6 +89,7 @@ MASTHEAD_BELOW = 3 + 1.6 + 12  # padding, rule, margin under the masthead
 SAFETY = 4.0  # points kept free at the page foot for rounding between our estimate and WeasyPrint
 WRAP_SLACK = 0.985  # wrap a little short of the column
 RETRY_STEP = 14.0  # room given up per retry when a page-one column overflowed
+RETRIES = 5  # tries with less room each; then page one holds the grid alone (`grid_only`)
 KEY_MAX_CELL = 15.0
 KEY_GRID_SHARE = 0.55  # at most this share of the key page's height goes to the solution grid
 
@@ -375,10 +376,11 @@ def _groups(items: list[Item], indexes, continued: bool = False) -> list[dict]:
     for n in indexes:
         it = items[n]
         if it.is_heading:
-            runs.append({"heading": it.heading, "continued": False, "clues": []})
+            runs.append({"heading": it.heading, "list": it.heading, "continued": False, "clues": []})
             continue
         if not runs:
-            runs.append({"heading": it.heading if continued else "", "continued": continued, "clues": []})
+            runs.append({"heading": it.heading if continued else "", "list": it.heading, "continued": continued,
+                         "clues": []})
         runs[-1]["clues"].append({"number": it.number, "text": it.text})
     return runs
 
@@ -407,8 +409,8 @@ def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None) -> str:
     indent = numbers + NUMBER_SPACE * plan.size
     clue_css = (  # numbers only, no quotes: safe inside <style>
         f".clues {{ font-size: {_pt(plan.size)}; }} "
-        f".clues li {{ padding-left: {_pt(indent)}; text-indent: -{_pt(indent)}; }} "
-        f".clues .num {{ width: {_pt(numbers)}; margin-right: {_pt(indent - numbers)}; }} "
+        f".clues li {{ padding-left: {_pt(indent)}; }} "
+        f".clues .num {{ width: {_pt(numbers)}; }} "
         f".more {{ columns: {plan.columns}; }}"
     )
     return eng.template.render(
@@ -469,14 +471,29 @@ def render_pdf(puzzle: Puzzle, layout: Layout) -> bytes:
     stylesheets = pdf_stylesheets(puzzle)
     give = 0.0
     with eng.lock:  # one FontConfiguration is shared; WeasyPrint is not meant for concurrent use of it
-        for attempt in range(6):
+        for attempt in range(RETRIES + 1):
+            # the last try never overflows: page one holds only the grid, and every clue flows on from page two
             plan = plan_page(puzzle, layout, paper, give)
+            if attempt == RETRIES:
+                plan = grid_only(plan, layout, paper)
             html = eng.weasyprint.HTML(string=pdf_html(puzzle, layout, plan), base_url=str(STATIC) + "/")
             doc = html.render(stylesheets=stylesheets, font_config=eng.font_config)
             if not _overflows(doc, plan, paper):
                 break
             give += RETRY_STEP
         return doc.write_pdf(pdf_identifier=True)
+
+
+def grid_only(plan: Plan, layout: Layout, paper: Paper) -> Plan:
+    """`plan`'s grid alone on page one, centred, with every clue continuing on page two.
+
+    The fallback when the clue columns planned for page one still run past
+    its foot after RETRIES tries (clue text the width estimate gets badly
+    wrong): a clue past the foot would be cut off the page, lost to the solver.
+    """
+    items = clue_items(layout)
+    return replace(plan, grid_x=(paper.content_width - plan.grid_w) / 2, height=plan.grid_h, clues_end=0.0,
+                   page_one=(), rest=tuple(range(len(items))))
 
 
 def bench_renders(puzzle: Puzzle, layout: Layout, repeat: int = 3) -> dict[str, float]:
