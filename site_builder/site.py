@@ -453,9 +453,12 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
             result.needs_clues[slug] = hint
             report(hint)
         how = "layout cached" if hit else f"seed {layout.seed}"
+        placed = len(layout.placements)
+        answers = f"{placed} answer{'s' if placed != 1 else ''}" if not layout.unplaced else \
+            f"{placed} of {placed + len(layout.unplaced)} answers"
         report(
-            f"build  {slug}: {len(layout.placements)} answers, {layout.cols}x{layout.rows}, "
-            f"{layout.crossings} crossings, {how} ({seconds:.1f} s)"
+            f"build  {slug}: {answers}, {layout.cols}x{layout.rows}, "
+            f"{layout.crossings} crossings, {how} ({seconds:.1f} s){layout.left_out_note()}"
         )
 
 

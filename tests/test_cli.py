@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -110,3 +111,14 @@ def test_effort_option():
 def test_missing_file():
     r = run("generate", "--words", "/nonexistent/x.txt")
     assert r.returncode == 2 and "/nonexistent/x.txt: error: cannot read the file" in r.stderr
+
+
+def test_generate_and_build_name_the_answers_left_out(tmp_path):
+    (tmp_path / "puzzles").mkdir()
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    f = tmp_path / "puzzles" / "drop.txt"
+    f.write_text("---\ntitle: T\ndate: 2026-01-01\n---\nHELLO | a\nWORLD | b\nXYZ | c\nLOW | d\n")
+    r = run("generate", "--words", str(f))
+    assert r.returncode == 0 and "3 of 4 answers placed" in r.stderr and "; left out: XYZ" in r.stderr, r.stderr
+    r = run("build", "--root", str(tmp_path))
+    assert r.returncode == 0 and "drop: 3 of 4 answers," in r.stdout and r.stdout.rstrip().endswith("left out: XYZ"), r.stdout
