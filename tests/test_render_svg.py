@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 import xml.etree.ElementTree as ET
@@ -164,3 +165,27 @@ def test_svg_is_deterministic_in_process(tp):
     puzzle, layout = tp
     assert render_svg(puzzle, layout) == render_svg(puzzle, layout)
     assert not re.search(r"20\d\d-\d\d-\d\dT", render_svg(puzzle, layout))
+
+
+def test_a_short_list_puts_across_and_down_in_their_own_columns():
+    """Split 'Across 1 | 3, Down 2' the second column opened mid-list with no heading; a near tie goes to the lists."""
+    from site_builder.render.svg import Block, balance
+
+    blocks = [Block("heading", "Across"), Block("clue", "Top card", 1, ("Top card (3)",)),
+              Block("clue", "Faucet", 3, ("Faucet (3)",)), Block("heading", "Down"),
+              Block("clue", "Feline pet", 2, ("Feline pet (3)",))]
+    assert [[b.text for b in col] for col in balance(blocks)] == [["Across", "Top card", "Faucet"], ["Down", "Feline pet"]]
+    # but a long Across list still shares its columns evenly
+    many = [Block("heading", "Across")] + [Block("clue", f"c{i}", i, ("x",)) for i in range(20)] + \
+           [Block("heading", "Down"), Block("clue", "d", 99, ("x",))]
+    left, right = balance(many)
+    assert right[0].kind == "clue" and abs(sum(b.height for b in left) - sum(b.height for b in right)) < 40
+
+
+def test_the_answer_key_opens_fewer_columns_for_a_short_list(tp):
+    from site_builder.render.pdf import key_columns
+
+    puzzle, layout = tp
+    assert key_columns(layout) == 4
+    assert key_columns(dataclasses.replace(layout, placements=layout.placements[:3])) == 1
+    assert key_columns(dataclasses.replace(layout, placements=layout.placements[:12])) == 2

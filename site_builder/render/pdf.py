@@ -164,6 +164,16 @@ def _fit_cell(layout: Layout, width: float, height: float, cap: float) -> float:
     return cell
 
 
+KEY_COLUMNS = 4  # the answer key's columns, at most
+KEY_LINES = 10  # lines of answers (headings counted) a key column should have before another is opened
+
+
+def key_columns(layout: Layout) -> int:
+    """The answer key's column count: fewer for a short list, whose answers four columns would scatter."""
+    lines = len(layout.placements) + 2
+    return max(1, min(KEY_COLUMNS, -(-lines // KEY_LINES)))
+
+
 def key_cell(puzzle: Puzzle, layout: Layout, paper: Paper) -> float:
     room = (paper.content_height - 40) * KEY_GRID_SHARE
     return _fit_cell(layout, paper.content_width, room, KEY_MAX_CELL)
@@ -411,7 +421,8 @@ def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None) -> str:
         f".clues {{ font-size: {_pt(plan.size)}; }} "
         f".clues li {{ padding-left: {_pt(indent)}; }} "
         f".clues .num {{ width: {_pt(numbers)}; }} "
-        f".more {{ columns: {plan.columns}; }}"
+        f".more {{ columns: {plan.columns}; }} "
+        f".answers {{ columns: {key_columns(layout)}; }}"
     )
     return eng.template.render(
         title=m.title,

@@ -255,6 +255,9 @@ def clue_blocks(layout: Layout, text_width_px: float) -> list[Block]:
     return blocks
 
 
+BOUNDARY_SLACK = 1.2  # the Across | Down split wins when its taller column is at most this much the best split's
+
+
 def balance(blocks: list[Block], columns: int = 2) -> list[list[Block]]:
     """Split the flow into `columns` runs, keeping the tallest as short as it can be.
 
@@ -267,13 +270,19 @@ def balance(blocks: list[Block], columns: int = 2) -> list[list[Block]]:
     total = sum(heights)
     best, best_k = None, len(blocks)
     acc = 0.0
+    tallest_at: dict[int, float] = {}
     for k in range(1, len(blocks) + 1):
         acc += heights[k - 1]
         if blocks[k - 1].kind == "heading" and k < len(blocks):
             continue
-        tallest = max(acc, total - acc)
+        tallest = tallest_at[k] = max(acc, total - acc)
         if best is None or tallest < best:
             best, best_k = tallest, k
+    # Across in one column and Down in the other, when that is about as short: a column that opens
+    # mid-list has no heading to say which list it is (a short list split 1 | 3, Down 2 read badly)
+    second = next((k for k in range(1, len(blocks)) if blocks[k].kind == "heading"), None)
+    if second is not None and second in tallest_at and best is not None and tallest_at[second] <= best * BOUNDARY_SLACK:
+        best_k = second
     return [blocks[:best_k], blocks[best_k:]]
 
 
