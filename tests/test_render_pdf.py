@@ -405,3 +405,20 @@ def test_the_running_heading_names_the_list_a_page_opens_in_and_never_heads_the_
     assert notes, "the notes run onto a page of their own"
     for n in notes:
         assert not running.search(pages[n - 1]), f"page {n}: notes under a list's running heading"
+
+
+def test_a_tall_narrow_grid_keeps_its_clues_beside_it():
+    """45 squares tall, 5 wide: no grid of MIN_CELL fits the page, but the clues still fit beside a larger grid
+    than the too-many-clues fallback (grid over the full width, clues under it) allowed."""
+    from site_builder.source import load_puzzle
+
+    text = ("---\ntitle: Tall\ndate: 2026-12-04\nsize: 45\n---\n*SUPERCALIFRAGILISTICEXPIALIDOCIOUS | a\n"
+            "*ANTIDISESTABLISHMENTARIANISM | b\nPNEUMONOULTRAMICROSCOPICSILICOVOLCANOCONIOSIS | c\n"
+            "CAT | Pet\nSIT | Rest\nALE | Drink\nERA | Period\nTEA | Brew\nPIE | Dessert\nONE | Single\n")
+    puzzle = load_puzzle(text, path="tall.txt")
+    from site_builder.layout import layout_puzzle
+
+    layout = layout_puzzle(puzzle)
+    assert layout.rows >= 40 and layout.cols <= 8
+    plan = plan_page(puzzle, layout)
+    assert plan.rest == () and plan.cell >= 13.5, plan

@@ -374,7 +374,21 @@ def plan_page(puzzle: Puzzle, layout: Layout, paper: Paper | None = None, give: 
         if best is None or cell > best[0] + 1e-9:
             best = (cell, j)
     cell, j = best
-    return _make_plan(layout, items, paper, size, k, j, cell, room, heights, balance=False)
+    # ... unless the grid is what is too big (a tall, narrow one): if every clue fits beside a grid at
+    # least as large as that one, page one holds them all, the grid at that size
+    for size2, _ in CLUE_SIZES:
+        beside = None
+        for k2 in COLUMN_COUNTS:
+            h2 = item_heights(items, size2, _geometry(paper, k2))
+            for j2 in range(k2, 0, -1):
+                span = j2 * _geometry(paper, k2) + (j2 - 1) * COLUMN_GAP
+                c = _largest_cell(layout, items, h2, k2, j2, span, room, cell)
+                if c is not None and (beside is None or c > beside[0] + 1e-9):
+                    beside = (c, k2, j2, h2)
+        if beside is not None:
+            c, k2, j2, h2 = beside
+            return _make_plan(layout, items, paper, size2, k2, j2, c, room, h2, balance=True)
+    return _make_plan(layout, items, paper, CONTINUED_SIZE, k, j, cell, room, heights, balance=False)
 
 
 # ------------------------------------------------------------------ render
