@@ -140,6 +140,25 @@ A budget that gives short lists the time of a 40-answer list (max(1,000 n,
 30 from 37.5 to 38.8 (12 seeds), at 1.1 s instead of 0.4 s a layout. It was
 not kept, because the cold site build of 50 short puzzles would take about
 0.5 s a puzzle longer, past 1.5 times the WeasyPrint floor.
+Also measured and not kept (solar-system, 24 pinned seeds, effort 1, against
+37.6-37.75; every variant's best layout had 40 crossings):
+* acceptance: late-acceptance hill climbing (L = 100 to 2,000; 37.0-37.5),
+  threshold acceptance (36.8-37.7), reheat cycles and restarts from the best
+  layout with a kick of 8-30% of the words (37.4-38.0);
+* destroy: crossing-connected clusters of 3-9 words, 4x4 and 6x6 windows,
+  6-9 random words (37.4-37.7); cut-off pieces kept in place, or moved back
+  as one rigid block at the offset with most crossings, transposed or not
+  (36.5-38.0, and 37.8 on seeds 24-47);
+* repair: regret order (largest best-minus-second gap, fewest spots; 37.7-
+  38.0 at 2.5x the time), a random spot among the best for 10-30% of the
+  insertions (37.3), the best of 2-4 repairs a step (38.0-38.5 on seeds 0-23,
+  37.7-38.0 on 24-47, at 2-3x the time: what doubling the steps buys);
+* a soft adjacency rule, violations charged and results counted only when
+  valid (37.4-38.0); the 15 or 20 longest answers laid out first (37.7);
+* caps: 17 to 19 squares cost crossings (32.8-36.4), 23 and 25 gain little
+  (38.1); COMPACT 0.25 gives 37.7, COMPACT 0 38.1 in a box 8% larger.
+Effort 4 and effort 8 both give 38.75: the search's own ceiling on this list
+is about 39, and a mean of 40 needs another way to represent layouts.
 """
 
 from __future__ import annotations
