@@ -537,3 +537,84 @@ def test_a_printed_page_keeps_walled_in_squares_grey(open_page):
         " return [s.backgroundColor, s.printColorAdjust || s.webkitPrintColorAdjust]; })()"
     )
     assert style == ["rgb(187, 187, 187)", "exact"]
+
+
+# ---------------------------------------------------------------- 11. a third QA pass
+
+
+def test_a_full_storage_never_takes_back_what_this_tab_could_not_save(open_page):
+    p = open_page("kitchen-herbs")
+    word = p.layout.across[0]
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type(word.answer[:2])  # saved
+    p.page.evaluate("() => { Storage.prototype.setItem = () => { throw new DOMException('full', 'QuotaExceededError'); }; }")
+    p.page.keyboard.type(word.answer[2:])  # not saved: the storage is full
+    p.page.evaluate(SWITCH_TAB)  # coming back reads the storage: its older state must not win
+    assert [p.letter(*rc) for rc in word.cells()] == list(word.answer)
+
+
+def test_turning_a_phone_keeps_the_cursor_in_sight(open_page):
+    p = open_page("world-capitals", viewport={"width": 844, "height": 390}, is_mobile=True, has_touch=True)
+    right = max(p.layout.cells, key=lambda rc: (rc[1], -rc[0]))
+    p.page.tap(f"#{cell_id(right)}")
+    p.page.set_viewport_size({"width": 390, "height": 844})
+    p.page.wait_for_timeout(300)
+    assert seen(p, f"#{cell_id(right)}") is True
+
+
+def test_solving_is_announced(open_page):
+    """The solved box appears as the puzzle is solved; a live region that appears is not read out, so the
+    screen-reader announcer (always there) says it."""
+    p = open_page("kitchen-herbs")
+    dispatch_words(p, p.layout.placements)
+    assert p.page.text_content("#announce").startswith("Solved! Your time:")
+
+
+def test_tabbing_out_of_a_menu_closes_it_and_arrows_move_inside(open_page):
+    p = open_page("kitchen-herbs")
+    p.page.focus("summary:has-text('Check')")
+    p.page.keyboard.press("Enter")
+    assert p.page.evaluate("document.querySelector('details.menu').open")
+    p.page.keyboard.press("ArrowDown")
+    first = p.page.evaluate("document.activeElement.textContent.trim()")
+    p.page.keyboard.press("ArrowDown")
+    second = p.page.evaluate("document.activeElement.textContent.trim()")
+    assert first and second and first != second
+    for _ in range(6):
+        p.page.keyboard.press("Tab")
+    assert not p.page.evaluate("[...document.querySelectorAll('details.menu')].some(m => m.open)")
+
+
+def test_menu_buttons_are_named_without_their_arrow(open_page):
+    p = open_page("kitchen-herbs")
+    names = p.page.evaluate("""() => [...document.querySelectorAll('details.menu summary')].map(s => {
+        const c = getComputedStyle(s, '::after').content; return [s.textContent.trim(), c]; })""")
+    assert [n for n, _ in names] == ["Check", "Reveal", "Clear"]
+    assert all(c.endswith('/ ""') for _, c in names), names
+
+
+def test_a_long_paste_saves_once(open_page):
+    p = open_page("world-capitals")
+    p.page.click(".cell")
+    calls = p.page.evaluate("""() => {
+        let n = 0; const real = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (k, v) { n++; return real.call(this, k, v); };
+        const input = document.getElementById('grid-input');
+        input.value = 'abcdefghijklmnopqrstuvwxyzabcdefghij';
+        input.dispatchEvent(new InputEvent('input', {inputType: 'insertFromPaste', bubbles: true}));
+        return n;
+    }""")
+    assert calls == 1
+    assert len([ch for ch in p.grid_letters().values() if ch]) >= 10
+
+
+def test_a_saved_state_with_foreign_letters_is_ignored(open_page):
+    p = open_page("kitchen-herbs")
+    key = p.page.evaluate("JSON.parse(document.getElementById('puzzle-data').textContent).storageKey")
+    n = len(p.layout.cells)
+    p.page.evaluate(f"""localStorage.setItem('{key}', JSON.stringify({{v: 1, letters: '<'.repeat({n}),
+        revealed: '0'.repeat({n}), wrong: '0'.repeat({n}), elapsed: 5000, solved: false, cursor: null}}))""")
+    p.page.reload()
+    assert set(p.grid_letters().values()) == {""}
+    assert p.page.inner_text(".timer") == "0:00"

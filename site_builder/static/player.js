@@ -109,6 +109,7 @@
 
   // ------------------------------------------------------------ timer
 
+  var MAX_ELAPSED = 100 * 3600 * 1000;  // a saved clock past 100 hours is not a real one
   var elapsed = 0;         // ms counted before runningSince
   var runningSince = null;
   var userPaused = false;
@@ -208,8 +209,16 @@
       gaveUp: solved && gaveUp,
       cursor: cur ? [cur.r, cur.c, dir] : null
     };
-    lastSeen = JSON.stringify(state);
-    try { store.setItem(data.storageKey, lastSeen); } catch (err) { /* full or disabled: play on */ }
+    var text = JSON.stringify(state);
+    try {
+      store.setItem(data.storageKey, text);
+      lastSeen = text;
+    } catch (err) {
+      // full or disabled: play on. lastSeen stays the last state that was really stored, so coming
+      // back to the tab takes up only a save some other tab made, never the older one this tab could
+      // not overwrite
+      dirty = true;
+    }
   }
 
   function saveIfDirty() { if (dirty) save(); }
@@ -219,6 +228,7 @@
     try {
       var state = JSON.parse(raw);
       if (!state || state.v !== 1 || typeof state.letters !== 'string' || state.letters.length !== cells.length) return null;
+      if (!/^[A-Z.]*$/.test(state.letters)) return null;  // a hand-edited or foreign state: not ours to show
       return state;
     } catch (err) {
       return null;
@@ -240,7 +250,7 @@
       c.wrong = !!state.wrong && state.wrong[i] === '1';
       drawCell(c);
     });
-    elapsed = Math.max(0, Number(state.elapsed) || 0);
+    elapsed = Math.min(MAX_ELAPSED, Math.max(0, Number(state.elapsed) || 0));
     if (runningSince !== null) runningSince = Date.now();
     renderTimer();
     var right = cells.every(function (c) { return c.letter === c.answer; });
@@ -457,8 +467,10 @@
     afterChange();
   }
 
+  var batching = false;  // a paste of many letters: one save at its end, not one a letter
   function afterChange() {
     checkSolved();
+    if (batching) { dirty = true; return; }
     save();
   }
 
@@ -499,7 +511,10 @@
     if (detail) solvedEl.appendChild(document.createTextNode(' ' + detail));
     solvedEl.hidden = false;
     if (announce) {
+      // the .solved box was hidden until now, and a live region that appears is not read out: the
+      // screen-reader-only announcer (always there) says it
       say('');
+      announceEl.textContent = headline + (detail ? ' ' + detail : '');
       // keep the news in sight below a grid taller than the window
       solvedEl.classList.add('pinned');
       save();
@@ -599,13 +614,19 @@
     if (userPaused) { fieldText = now; return; }
     var k = 0;
     while (k < fieldText.length && k < now.length && fieldText[k] === now[k]) k++;
-    for (var i = fieldText.length; i > k; i--) untype();
-    for (var j = k; j < now.length; j++) {
-      if (!cur) break;
-      composed.push({ cell: cur, dir: dir, letter: cur.letter, wrong: cur.wrong });
-      typeLetter(now[j]);
+    batching = true;
+    try {
+      for (var i = fieldText.length; i > k; i--) untype();
+      for (var j = k; j < now.length; j++) {
+        if (!cur) break;
+        composed.push({ cell: cur, dir: dir, letter: cur.letter, wrong: cur.wrong });
+        typeLetter(now[j]);
+      }
+    } finally {
+      batching = false;
     }
     fieldText = now;
+    saveIfDirty();
   }
 
   function untype() {
@@ -801,7 +822,22 @@
       if (e.key === 'Escape' && menu.open) {
         menu.open = false;
         menu.querySelector('summary').focus();
+        return;
       }
+      // up and down move between the menu's items, as in any menu
+      if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && menu.open) {
+        var items = Array.prototype.slice.call(menu.querySelectorAll('.menu-items button:not([disabled])'));
+        if (!items.length) return;
+        e.preventDefault();
+        var at = items.indexOf(document.activeElement);
+        var next = at < 0 ? (e.key === 'ArrowDown' ? 0 : items.length - 1)
+          : (at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length;
+        items[next].focus();
+      }
+    });
+    // Tab out of an open menu closes it (left open, it covered the buttons focus went on to)
+    menu.addEventListener('focusout', function (e) {
+      if (menu.open && e.relatedTarget && !menu.contains(e.relatedTarget)) menu.open = false;
     });
   });
   document.addEventListener('click', function (e) {
@@ -827,7 +863,8 @@
   if (start) select(start, saved.cursor[2] === 'down' ? 'down' : 'across');
   else select(entries[0].cells[0], entries[0].dir);
 
-  window.addEventListener('resize', function () { fitGrid(); drawSelection(); showSelection(false); });
+  // a resize or a phone turned sideways: the grid's sideways scroll must find the cursor again
+  window.addEventListener('resize', function () { fitGrid(); drawSelection(); showSelection(document.activeElement === input); });
 
   var nav = window.performance && performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : null;
   var store = session();
