@@ -75,10 +75,11 @@ class LayoutError(CrosswordError):
 
     exit_status = 1
 
-    def __init__(self, path: str | Path | None, message: str, missing: tuple[str, ...] = ()):
+    def __init__(self, path: str | Path | None, message: str, missing: tuple[str, ...] = (), line: int | None = None):
         self.path = str(path) if path is not None else "<input>"
         self.missing = missing
-        super().__init__(self._located(self.path, message))
+        self.line = line  # the first missing answer's line, when known
+        super().__init__(self._located(self.path if line is None else f"{self.path}:{line}", message))
 
 
 class InternalError(CrosswordError):

@@ -211,13 +211,7 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str]) -> 
 
         missing = _missing_glyphs(entry.clue)
         if missing:
-            first = missing[0]
-            more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
-            warn(entry, clue_col + entry.clue.index(first), (
-                f"the print fonts have no glyph for {first!r} ({unicodedata.name(first, 'U+%04X' % ord(first))}){more}: "
-                "the PDF and the pictures show an empty box there (the web page uses the reader's fonts); "
-                "spell it in Latin letters if it must print"
-            ), "missing-glyph")
+            warn(entry, clue_col + entry.clue.index(missing[0]), _glyph_message(missing), "missing-glyph")
 
         # two answers that give each other away: a shared word, or one inside the other
         flagged = False
@@ -246,15 +240,50 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str]) -> 
     return out
 
 
-def _missing_glyphs(text: str) -> list[str]:
-    """The distinct characters of a clue that the clue font (shipped Source Serif Pro) cannot draw, in order.
+def _glyph_message(missing: list[str]) -> str:
+    first = missing[0]
+    more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+    return (
+        f"the print fonts have no glyph for {first!r} ({unicodedata.name(first, 'U+%04X' % ord(first))}){more}: "
+        "the PDF and the pictures show an empty box there (the web page uses the reader's fonts); "
+        "spell it in Latin letters if it must print"
+    )
+
+
+# front-matter text the prints show, and the face each is set in
+PRINTED_KEYS = {"title": "serif-bold", "author": "sans", "description": "serif-italic", "notes": "serif",
+                "copyright": "sans"}
+
+
+def check_front_matter(path: str, meta: dict, lines: Sequence[str]) -> list[Diagnostic]:
+    """missing-glyph for the front matter's printed text (the title above all: it heads every picture)."""
+    out: list[Diagnostic] = []
+    for key, face in PRINTED_KEYS.items():
+        value = meta.get(key)
+        if not isinstance(value, str) or not value:
+            continue
+        missing = _missing_glyphs(value, face)
+        if not missing:
+            continue
+        # the key's line, and the character's column on it (the first line when a block value spans several)
+        lineno = next((i + 1 for i, ln in enumerate(lines) if re.match(rf"{key}\s*:", ln)), None)
+        col = None
+        if lineno is not None:
+            at = lines[lineno - 1].find(missing[0])
+            col = at + 1 if at >= 0 else None
+        out.append(Diagnostic(path, lineno, col, WARNING, f"{key}: " + _glyph_message(missing), "missing-glyph"))
+    return out
+
+
+def _missing_glyphs(text: str, face: str = "serif") -> list[str]:
+    """The distinct characters of `text` that a shipped print face cannot draw, in order.
 
     Spaces and invisible format characters (joiners, variation selectors, a soft hyphen) draw nothing
     anyway and are not counted.
     """
     from .render.fonts import metrics
 
-    drawn = metrics("serif").advances
+    drawn = metrics(face).advances
     out: list[str] = []
     for ch in text:
         if ord(ch) in drawn or ch in out or ch.isspace() or unicodedata.category(ch) in ("Cf", "Mn", "Cc"):
@@ -296,6 +325,7 @@ def lint_file(path: str | Path) -> list[Diagnostic]:
     parsed = parse_source(text, path=shown)
     out.extend(_from_error(e) for e in parsed.errors)
     out.extend(check_entries(shown, parsed.entries, parsed.lines))
+    out.extend(check_front_matter(shown, parsed.meta, parsed.lines))
     return sorted(out, key=Diagnostic.sort_key)
 
 

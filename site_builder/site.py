@@ -246,6 +246,11 @@ class BuildResult:
     written: list[Path] = field(default_factory=list)
     # puzzles whose grid holds fill words with no clue yet (adjacency strategy): slug -> what to tell the author
     needs_clues: dict[str, str] = field(default_factory=dict)
+    # puzzles the build could not read but whose front matter says `draft: true`: errors all the same,
+    # but they hold no page back (the index, tags and feed are written; a draft is on none of them)
+    failed_drafts: set[str] = field(default_factory=set)
+    # answers a layout left out: slug -> "; left out: ..." (the build line says it; watch repeats it)
+    left_out: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -350,6 +355,8 @@ def build_site(
             puzzle = read_puzzle(path)
         except CrosswordError as exc:
             result.failed.append((slug, exc))
+            if _declares_draft(path):
+                result.failed_drafts.add(slug)
             continue
         if puzzle.meta.draft:
             continue
@@ -401,8 +408,9 @@ def build_site(
         _collect(map(_build_one, work), out, state, keys, infos, result, report, quick)
 
     published = set(infos)
-    failed_slugs = {slug for slug, _ in result.failed}
-    if not result.failed:
+    # a draft is on no page: one still being written (with errors) must not hold the index back
+    failed_slugs = {slug for slug, _ in result.failed} - result.failed_drafts
+    if not failed_slugs:
         result.written += write_site_files(out, list(infos.values()), config)
         result.removed += _remove_stale(out, published)
         for slug in result.removed:
@@ -414,6 +422,16 @@ def build_site(
                 result.written.append(out / name)
         report(f"index  kept as it was: {len(failed_slugs)} puzzle(s) failed")
     return result
+
+
+def _declares_draft(path: Path) -> bool:
+    """Whether a puzzle file that failed to load says `draft: true` in a front matter that parses."""
+    from .source import parse_source, read_source
+
+    try:
+        return parse_source(read_source(path), path=path).meta.get("draft") is True
+    except (CrosswordError, OSError, ValueError):
+        return False
 
 
 def _remove_temp_files(out: Path) -> None:
@@ -453,6 +471,8 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
             result.needs_clues[slug] = hint
             report(hint)
         how = "layout cached" if hit else f"seed {layout.seed}"
+        if layout.unplaced:
+            result.left_out[slug] = layout.left_out_note()
         placed = len(layout.placements)
         answers = f"{placed} answer{'s' if placed != 1 else ''}" if not layout.unplaced else \
             f"{placed} of {placed + len(layout.unplaced)} answers"

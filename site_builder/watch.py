@@ -599,6 +599,13 @@ class Watcher:
             _print_error(exc)
         sys.stderr.flush()
         self.say(self.describe(run, first=first))
+        # what `build` says of a puzzle that built but needs the author: answers left out, fill words to clue
+        results = [r for r in (run.quick, run.full) if r is not None]
+        for slug in sorted({s for r in results for s in r.left_out}):
+            note = next(r.left_out[slug] for r in results if slug in r.left_out)
+            self.say(f"         puzzles/{slug}.txt: note: {note.removeprefix('; ')}")
+        for slug in sorted({s for r in results for s in r.needs_clues}):
+            self.say(next(r.needs_clues[slug] for r in results if slug in r.needs_clues))
 
     def _failed(self, what: str, exc: Exception) -> None:
         """A build that stopped on the settings (pyproject.toml) or a bug: say so, keep watching."""

@@ -83,7 +83,7 @@ def test_every_command_reports_a_bad_file_as_lint_does(tmp_path):
     # a layout error names its file the same way
     (tmp_path / "req.txt").write_text("ABCDE | x\nAEIOU | z\n*VWXYZ | y\n")
     r = run("generate", "--words", str(tmp_path / "req.txt"), "--seeds", "3")
-    assert r.returncode == 1 and f"{tmp_path / 'req.txt'}: error: " in r.stderr, r.stderr
+    assert r.returncode == 1 and f"{tmp_path / 'req.txt'}:3: error: " in r.stderr, r.stderr  # the starred line
 
 
 def test_missing_required_exit_1(tmp_path):

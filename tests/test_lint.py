@@ -351,3 +351,11 @@ def test_deeply_nested_front_matter(tmp_path):
     f.write_text("---\ntitle: " + "[" * 300 + "]" * 300 + "\ndate: 2026-01-01\n---\nCOOPER | x\n")
     # too deep for Python's stack ("nested too deeply") or, on a shallow stack, a list ("must be text")
     assert [(d.line, d.col, d.level) for d in lint_file(f)] == [(2, 8, ERROR)]
+
+
+def test_front_matter_the_prints_show_is_checked_for_missing_glyphs(tmp_path):
+    f = tmp_path / "glyph.txt"
+    f.write_text("---\ntitle: 日本の鳥 Birds\ndate: 2026-01-01\nauthor: Ann 🎵\ndescription: Plain text\n---\n"
+                 "CAT | Pet\nACE | Top card\n")
+    got = [(d.line, d.col, d.message.split(":")[0]) for d in lint_file(f) if d.code == "missing-glyph"]
+    assert got == [(2, 8, "title"), (4, 13, "author")]

@@ -245,3 +245,15 @@ def test_make_check_fails_on_an_edited_clue_and_names_the_file(tmp_path):
     assert bad.returncode != 0
     assert "public/kitchen-herbs/kitchen-herbs.md: differs (from puzzles/kitchen-herbs.txt)" in bad.stdout
     assert "+- **" in bad.stdout and "main leaf" in bad.stdout
+
+
+def test_a_draft_with_errors_holds_no_page_back(tmp_path):
+    """The index, tags and feed follow the other puzzles while a draft is half written (it fails all the same)."""
+    root = make_repo(tmp_path, a=small("Alpha"), wip=small("Work in progress", extra="draft: true\n"))
+    assert build_site(root, report=lambda line: None).ok
+    (root / "puzzles" / "wip.txt").write_text(small("Work in progress", extra="draft: true\n") + "DOG\n")
+    (root / "puzzles" / "a.txt").write_text(small("Alpha Renamed"))
+    result = build_site(root, report=lambda line: None)
+    assert [slug for slug, _ in result.failed] == ["wip"] and result.failed_drafts == {"wip"}
+    assert "Alpha Renamed" in (root / "public" / "index.html").read_text()
+    assert "Work in progress" not in (root / "public" / "index.html").read_text()

@@ -291,6 +291,18 @@ def test_new_puzzle_joins_the_index_and_a_deleted_one_leaves(watch):
     assert not (watch.root / "public" / "charlie").exists()
 
 
+def test_answers_left_out_are_named_in_watch_as_in_build(watch):
+    """Watch used to print only 'rebuilt x': an author would not hear of an answer the grid dropped."""
+    src = watch.root / "puzzles" / "delta.txt"
+    n = len(watch.summaries())
+    src.write_text("---\ntitle: Delta\ndate: 2026-04-01\n---\nHELLO | Greeting\nWORLD | Planet\nXYZ | Letters\nLOW | Not high\n")
+    watch.next_summary(n, "puzzles/delta.txt added")
+    watch.wait_for(lambda: next((x for x in watch.out if "puzzles/delta.txt: note: left out: XYZ" in x), None),
+                   what="the left-out note")
+    src.unlink()
+    watch.next_summary(n + 1, "puzzles/delta.txt deleted")
+
+
 # ------------------------------------------------------------------- stop
 
 

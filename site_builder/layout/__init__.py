@@ -54,7 +54,9 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
         hint = "try a larger 'size', more 'seeds', or unstar one"
         if alone:
             hint = f"{', '.join(alone)} shares no letter with any other answer, so nothing can cross it: unstar it or add an answer that does"
+        lines = [e.line for e in layout.unplaced if e.required and e.line]
         raise LayoutError(
-            puzzle.path, f"no layout places every required answer; missing: {', '.join(missing)} ({hint})", missing
+            puzzle.path, f"no layout places every required answer; missing: {', '.join(missing)} ({hint})", missing,
+            line=min(lines, default=None),
         )
     return layout

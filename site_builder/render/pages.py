@@ -16,7 +16,7 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 @lru_cache(maxsize=None)
 def environment() -> jinja2.Environment:
     """One Jinja2 environment: autoescape on for HTML and XML, undefined names are errors."""
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         autoescape=jinja2.select_autoescape(["html", "xml", "j2"], default_for_string=True, default=True),
         undefined=jinja2.StrictUndefined,
@@ -25,6 +25,13 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["count"] = count
+    return env
+
+
+def count(n: int, noun: str) -> str:
+    """'1 answer', '2 answers', '0 crossings'."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _entry(info) -> dict:
