@@ -195,8 +195,14 @@ def cmd_build(args: argparse.Namespace) -> int:
     if not result.built and not result.removed and not result.failed and not args.quiet:
         print(f"up to date: {len(result.unchanged)} puzzles")
     if result.failed:
-        names = ", ".join(slug for slug, _ in result.failed)
-        print(f"error: {len(result.failed)} puzzle(s) failed: {names}; their previous outputs are kept", file=sys.stderr)
+        published = [slug for slug, _ in result.failed if slug not in result.failed_drafts]
+        drafts = [slug for slug, _ in result.failed if slug in result.failed_drafts]
+        said = []
+        if published:
+            said.append(f"{', '.join(published)}; their previous outputs are kept")
+        if drafts:
+            said.append(f"draft{'s' if len(drafts) > 1 else ''} {', '.join(drafts)}, on no page until fixed and published")
+        print(f"error: {len(result.failed)} puzzle(s) failed: {'; '.join(said)}", file=sys.stderr)
         return max(exc.exit_status for _, exc in result.failed)
     return 0
 

@@ -83,6 +83,7 @@ class Puzzle:
     meta: PuzzleMeta
     entries: tuple[Entry, ...]
     path: Path | None = None
+    has_front_matter: bool = True  # False for a plain list of 'ANSWER | clue' lines (generate takes those)
 
     @property
     def required(self) -> tuple[Entry, ...]:

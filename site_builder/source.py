@@ -523,4 +523,5 @@ def load_puzzle(
         raise PuzzleErrors(list(parsed.errors))
     meta_values = parsed.meta or {"title": slug.replace("-", " ").title(), "date": None}
     meta = PuzzleMeta(**meta_values)
-    return Puzzle(slug=slug, meta=meta, entries=parsed.entries, path=Path(path) if path is not None else None)
+    return Puzzle(slug=slug, meta=meta, entries=parsed.entries, path=Path(path) if path is not None else None,
+                  has_front_matter=parsed.front_matter)

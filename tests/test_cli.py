@@ -122,3 +122,14 @@ def test_generate_and_build_name_the_answers_left_out(tmp_path):
     assert r.returncode == 0 and "3 of 4 answers placed" in r.stderr and "; left out: XYZ" in r.stderr, r.stderr
     r = run("build", "--root", str(tmp_path))
     assert r.returncode == 0 and "drop: 3 of 4 answers," in r.stdout and r.stdout.rstrip().endswith("left out: XYZ"), r.stdout
+
+
+def test_a_failed_draft_is_not_said_to_keep_its_outputs(tmp_path):
+    (tmp_path / "puzzles").mkdir()
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "puzzles" / "wip.txt").write_text("---\ntitle: W\ndate: 2026-01-01\ndraft: true\n---\nCAT | a\nDOG\n")
+    (tmp_path / "puzzles" / "ok.txt").write_text("---\ntitle: O\ndate: 2026-01-01\n---\nCAT | a\nACE | b\n")
+    r = run("build", "--root", str(tmp_path))
+    assert r.returncode == 2
+    assert "error: 1 puzzle(s) failed: draft wip, on no page until fixed and published" in r.stderr, r.stderr
+    assert (tmp_path / "public" / "index.html").exists()

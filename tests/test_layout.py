@@ -239,6 +239,19 @@ def test_a_required_answer_that_crosses_nothing_is_missing_not_alone(strategy):
         layout_puzzle(p)
 
 
+def test_each_missing_answer_gets_its_own_advice():
+    """One answer crosses nothing, another wants room: both are told what to do (a plain list, by option)."""
+    from site_builder.source import load_puzzle as load
+
+    p = load("*CAT | a\n*ACT | b\n*TAT | c\n*CAB | d\n*XYZ | e\n", path="mix.txt", require_front_matter=False, size=3)
+    with pytest.raises(LayoutError) as info:
+        layout_puzzle(p, params_for(p, size=3))
+    message = str(info.value)
+    assert "missing: CAB, XYZ" in message and "XYZ shares no letter" in message
+    assert "try a larger --size, more --seeds" in message, message
+    assert info.value.line == 4  # the first missing answer's line
+
+
 def test_optimize_places_as_many_answers_as_the_greedy_builder():
     """A start that boxed itself in (5 of 10 three-letter answers in 5x4) no longer holds the search to its square."""
     entries = make_entries("CAT", "DOG", "EMU", "OWL", "ANT", "BEE", "ELK", "GNU", "YAK", "HEN")

@@ -505,19 +505,6 @@ def test_typing_after_another_tab_cleared_the_solve_starts_the_clock(tabs):
     a.wait_for_timeout(1300)
     assert a.inner_text(".timer") != "0:00"
 
-def test_a_space_from_a_phone_keyboard_switches_direction(open_page):
-    """Soft keyboards send key code 229 and then the text: a space alone is the Space key."""
-    p = open_page("kitchen-herbs", **PHONE)
-    both = next(rc for rc in p.layout.cells
-                if any(rc in q.cells() for q in p.layout.across) and any(rc in q.cells() for q in p.layout.down))
-    p.page.tap(f"#{cell_id(both)}")
-    before = p.active_clue()
-    p.page.evaluate(COMPOSE, [["insertText", " ", " "]])
-    after = p.active_clue()
-    assert before.split("-")[1] != after.split("-")[1], (before, after)
-    assert p.letter(*both) == ""
-
-
 def test_on_a_phone_the_clue_bar_never_covers_the_selected_square(open_page):
     p = open_page("world-capitals", viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True)
     longest = sorted(p.layout.placements, key=lambda q: (-len(q.entry.clue), q.number))[:6]
@@ -561,6 +548,13 @@ def test_turning_a_phone_keeps_the_cursor_in_sight(open_page):
     p.page.set_viewport_size({"width": 390, "height": 844})
     p.page.wait_for_timeout(300)
     assert seen(p, f"#{cell_id(right)}") is True
+    # the address bar hiding as the solver scrolls down to the clues: a new height alone leaves the page be
+    p.page.evaluate("window.scrollTo(0, 1500)")
+    before = p.page.evaluate("window.scrollY")
+    assert before > 500
+    p.page.set_viewport_size({"width": 390, "height": 900})
+    p.page.wait_for_timeout(300)
+    assert p.page.evaluate("window.scrollY") == before
 
 
 def test_solving_is_announced(open_page):

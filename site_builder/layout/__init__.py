@@ -51,9 +51,16 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
             e.display for e in layout.unplaced
             if e.required and not any(letters[i] & set(e.answer) for i, o in enumerate(puzzle.entries) if o is not e)
         ]
-        hint = "try a larger 'size', more 'seeds', or unstar one"
+        # a plain list has no front matter: generate's options are its settings
+        size, seeds = ("'size'", "'seeds'") if puzzle.has_front_matter else ("--size", "--seeds")
+        hints = []
         if alone:
-            hint = f"{', '.join(alone)} shares no letter with any other answer, so nothing can cross it: unstar it or add an answer that does"
+            hints.append(f"{', '.join(alone)} {'shares' if len(alone) == 1 else 'share'} no letter with any other "
+                         f"answer, so nothing can cross {'it' if len(alone) == 1 else 'them'}: unstar "
+                         f"{'it' if len(alone) == 1 else 'them'} or add an answer that does")
+        if len(alone) < len(missing):
+            hints.append(f"try a larger {size}, more {seeds}, or unstar one")
+        hint = "; ".join(hints)
         lines = [e.line for e in layout.unplaced if e.required and e.line]
         raise LayoutError(
             puzzle.path, f"no layout places every required answer; missing: {', '.join(missing)} ({hint})", missing,

@@ -250,7 +250,8 @@
       c.wrong = !!state.wrong && state.wrong[i] === '1';
       drawCell(c);
     });
-    elapsed = Math.min(MAX_ELAPSED, Math.max(0, Number(state.elapsed) || 0));
+    var clock = Number(state.elapsed);
+    elapsed = clock >= 0 && clock <= MAX_ELAPSED ? clock : 0;  // NaN, negative or absurd: not a real clock
     if (runningSince !== null) runningSince = Date.now();
     renderTimer();
     var right = cells.every(function (c) { return c.letter === c.answer; });
@@ -607,9 +608,6 @@
   function lettersOf(text) { return text.normalize('NFD').replace(/[^A-Za-z]/g, '').toUpperCase(); }
 
   function takeField() {
-    // a space alone from a phone keyboard (key code 229, no key event to go by) switches direction,
-    // as the Space key does
-    if (!composing && !fieldText && /^ +$/.test(input.value) && !userPaused) { toggleDir(); return; }
     var now = lettersOf(input.value);
     if (userPaused) { fieldText = now; return; }
     var k = 0;
@@ -863,8 +861,17 @@
   if (start) select(start, saved.cursor[2] === 'down' ? 'down' : 'across');
   else select(entries[0].cells[0], entries[0].dir);
 
-  // a resize or a phone turned sideways: the grid's sideways scroll must find the cursor again
-  window.addEventListener('resize', function () { fitGrid(); drawSelection(); showSelection(document.activeElement === input); });
+  // A phone turned sideways (a new width): the grid's sideways scroll must find the cursor again. A new
+  // height alone is a phone's address bar coming and going as the solver scrolls down to the clues:
+  // the page stays where they scrolled it.
+  var lastWidth = window.innerWidth;
+  window.addEventListener('resize', function () {
+    var turned = window.innerWidth !== lastWidth;
+    lastWidth = window.innerWidth;
+    fitGrid();
+    drawSelection();
+    showSelection(turned && document.activeElement === input);
+  });
 
   var nav = window.performance && performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : null;
   var store = session();
