@@ -612,3 +612,15 @@ def test_a_saved_state_with_foreign_letters_is_ignored(open_page):
     p.page.reload()
     assert set(p.grid_letters().values()) == {""}
     assert p.page.inner_text(".timer") == "0:00"
+
+
+def test_moving_along_an_answer_is_announced(open_page):
+    p = open_page("kitchen-herbs")
+    word = next(q for q in p.layout.across if len(q.answer) >= 4)
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type(word.answer[0])  # the cursor moves on to letter 2
+    p.page.keyboard.press("ArrowLeft")
+    assert p.page.text_content("#announce") == f"Letter 1 of {len(word.answer)}, {word.answer[0]}"
+    p.page.keyboard.press("ArrowRight")
+    assert p.page.text_content("#announce") == f"Letter 2 of {len(word.answer)}, blank"

@@ -539,11 +539,25 @@
     var want = dr === 0 ? 'across' : 'down';
     if (dir !== want && cur[want]) { select(cur, want); save(); return; }
     var r = cur.r + dr, c = cur.c + dc;
+    var before = currentEntry();
     while (r >= 0 && r < data.rows && c >= 0 && c < data.cols) {
       var cell = cellAt[r + ',' + c];
-      if (cell) { select(cell, want); save(); return; }
+      if (cell) {
+        select(cell, want);
+        // along the same answer select() says nothing new, and a screen reader may not read the
+        // focused field's new label: say where the cursor is
+        if (currentEntry() === before) announcePosition();
+        save();
+        return;
+      }
       r += dr; c += dc;
     }
+  }
+
+  function announcePosition() {
+    var entry = currentEntry();
+    announceEl.textContent = 'Letter ' + (entry.cells.indexOf(cur) + 1) + ' of ' + entry.length +
+      (cur.letter ? ', ' + cur.letter : ', blank') + (cur.revealed ? ', revealed' : '');
   }
 
   function toggleDir() {
