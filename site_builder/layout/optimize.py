@@ -61,7 +61,8 @@ step in about 15 us on twin-peaks, some 40 times faster, and the budget is
 set for it.
 
 Boxes: half a run's budget goes to a search inside the greedy start's own
-square; the rest to ever smaller square boxes (one square less a side than
+square (the whole cap when the start left answers out: ten three-letter
+answers boxed into 5x4 kept 5 of them, where the cap holds 7); the rest to ever smaller square boxes (one square less a side than
 the best so far, starting from the best layout with the words outside the
 smaller box taken out), for as long as the smaller box still takes every
 answer. A smaller box that has not held every answer a quarter of the way
