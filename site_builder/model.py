@@ -218,13 +218,13 @@ class Layout:
             f"seed {self.seed}, {self.cols}x{self.rows}: {len(self.placements)} of {total} answers placed "
             f"({self.required_placed} of {req_total} required), {self.letters} answer letters in "
             f"{self.letter_cells} cells, {self.crossings} crossings "
-            f"({self.checked_percent:.0f}% of cells checked)" + self.left_out_note()
+            f"({self.checked_percent:.0f}% of cells checked)" + (f"; {self.left_out_note()}" if self.unplaced else "")
         )
 
     def left_out_note(self) -> str:
-        """'; left out: XYZ, QUUX' naming the answers no layout found room for ('' when none)."""
+        """'left out: XYZ, QUUX' naming the answers no layout found room for ('' when none)."""
         if not self.unplaced:
             return ""
         shown = [e.display for e in self.unplaced[:8]]
         more = len(self.unplaced) - len(shown)
-        return "; left out: " + ", ".join(shown) + (f" and {more} more" if more else "")
+        return "left out: " + ", ".join(shown) + (f" and {more} more" if more else "")

@@ -249,7 +249,7 @@ class BuildResult:
     # puzzles the build could not read but whose front matter says `draft: true`: errors all the same,
     # but they hold no page back (the index, tags and feed are written; a draft is on none of them)
     failed_drafts: set[str] = field(default_factory=set)
-    # answers a layout left out: slug -> "; left out: ..." (the build line says it; watch repeats it)
+    # answers a layout left out: slug -> "left out: ..." (the build line says it; watch repeats it)
     left_out: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -478,7 +478,7 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
             f"{placed} of {placed + len(layout.unplaced)} answers"
         report(
             f"build  {slug}: {answers}, {layout.cols}x{layout.rows}, "
-            f"{layout.crossings} crossings, {how} ({seconds:.1f} s){layout.left_out_note()}"
+            f"{layout.crossings} crossings, {how} ({seconds:.1f} s)" + (f"; {result.left_out[slug]}" if layout.unplaced else "")
         )
 
 

@@ -603,7 +603,7 @@ class Watcher:
         results = [r for r in (run.quick, run.full) if r is not None]
         for slug in sorted({s for r in results for s in r.left_out}):
             note = next(r.left_out[slug] for r in results if slug in r.left_out)
-            self.say(f"         puzzles/{slug}.txt: note: {note.removeprefix('; ')}")
+            self.say(f"         puzzles/{slug}.txt: note: {note}")
         for slug in sorted({s for r in results for s in r.needs_clues}):
             self.say(next(r.needs_clues[slug] for r in results if slug in r.needs_clues))
 

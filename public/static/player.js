@@ -318,10 +318,7 @@
     clueBarNum.textContent = entry.number + ' ' + dirName(dir);
     clueBarClue.textContent = entry.clue;
 
-    var pos = entry.cells.indexOf(cur) + 1;
-    input.setAttribute('aria-label',
-      entry.number + ' ' + dirName(dir) + ': ' + entry.clue + '. Letter ' + pos + ' of ' + entry.length +
-      (cur.letter ? ', ' + cur.letter : ', blank') + (cur.wrong ? ', marked wrong' : '') + (cur.revealed ? ', revealed' : '') + '.');
+    input.setAttribute('aria-label', entry.number + ' ' + dirName(dir) + ': ' + entry.clue + '. ' + position() + '.');
     input.style.left = cur.el.offsetLeft + 'px';
     input.style.top = cur.el.offsetTop + 'px';
     input.style.width = cur.el.offsetWidth + 'px';
@@ -554,10 +551,13 @@
     }
   }
 
-  function announcePosition() {
+  function announcePosition() { announceEl.textContent = position(); }
+
+  // 'Letter 2 of 7, blank': the cursor's place in its answer, for the field's label and the announcer
+  function position() {
     var entry = currentEntry();
-    announceEl.textContent = 'Letter ' + (entry.cells.indexOf(cur) + 1) + ' of ' + entry.length +
-      (cur.letter ? ', ' + cur.letter : ', blank') + (cur.revealed ? ', revealed' : '');
+    return 'Letter ' + (entry.cells.indexOf(cur) + 1) + ' of ' + entry.length +
+      (cur.letter ? ', ' + cur.letter : ', blank') + (cur.wrong ? ', marked wrong' : '') + (cur.revealed ? ', revealed' : '');
   }
 
   function toggleDir() {

@@ -344,26 +344,33 @@ def _stub(plan: Plan) -> bool:
     return any(0 < len(c.items) < STUB_ITEMS for c in plan.page_one)
 
 
+def _best_single(layout: Layout, items, paper: Paper, size: float, room: float, low: float) -> Plan | None:
+    """The best plan with every clue on page one at clue size `size` and a cell of at least `low`:
+    the largest grid, then no stranded column, then the shortest columns (None if none fits)."""
+    best = None
+    for k in COLUMN_COUNTS:
+        heights = item_heights(items, size, _geometry(paper, k))
+        for j in range(k, 0, -1):  # under the grid first: it wins what is left tied
+            span = j * _geometry(paper, k) + (j - 1) * COLUMN_GAP
+            cell = _largest_cell(layout, items, heights, k, j, span, room, low)
+            if cell is None:
+                continue
+            plan = _make_plan(layout, items, paper, size, k, j, cell, room, heights, balance=True)
+            key = (cell - (FOUR_COLUMN_GAIN if k == 4 else 0.0), not _stub(plan), -round(plan.clues_end))
+            if best is None or key > best[0]:
+                best = (key, plan)
+    return best[1] if best is not None else None
+
+
 def plan_page(puzzle: Puzzle, layout: Layout, paper: Paper | None = None, give: float = 0.0) -> Plan:
     """Choose page one's arrangement (see the module's docstring); `give` takes that much height away."""
     paper = paper or paper_for(puzzle)
     items = clue_items(layout)
     room = paper.content_height - masthead_height(puzzle, paper) - SAFETY - give
     for size, low in CLUE_SIZES:
-        best = None  # (score, plan): the largest grid, then no stranded column, then the shortest columns
-        for k in COLUMN_COUNTS:
-            heights = item_heights(items, size, _geometry(paper, k))
-            for j in range(k, 0, -1):  # under the grid first: it wins what is left tied
-                span = j * _geometry(paper, k) + (j - 1) * COLUMN_GAP
-                cell = _largest_cell(layout, items, heights, k, j, span, room, low)
-                if cell is None:
-                    continue
-                plan = _make_plan(layout, items, paper, size, k, j, cell, room, heights, balance=True)
-                key = (cell - (FOUR_COLUMN_GAIN if k == 4 else 0.0), not _stub(plan), -round(plan.clues_end))
-                if best is None or key > best[0]:
-                    best = (key, plan)
-        if best is not None:
-            return best[1]
+        plan = _best_single(layout, items, paper, size, room, low)
+        if plan is not None:
+            return plan
     # Too many clues for one page: a large grid, page one's columns filled, the rest on page two.
     size, k = CONTINUED_SIZE, COLUMN_COUNTS[0]
     heights = item_heights(items, size, _geometry(paper, k))
@@ -377,17 +384,9 @@ def plan_page(puzzle: Puzzle, layout: Layout, paper: Paper | None = None, give: 
     # ... unless the grid is what is too big (a tall, narrow one): if every clue fits beside a grid at
     # least as large as that one, page one holds them all, the grid at that size
     for size2, _ in CLUE_SIZES:
-        beside = None
-        for k2 in COLUMN_COUNTS:
-            h2 = item_heights(items, size2, _geometry(paper, k2))
-            for j2 in range(k2, 0, -1):
-                span = j2 * _geometry(paper, k2) + (j2 - 1) * COLUMN_GAP
-                c = _largest_cell(layout, items, h2, k2, j2, span, room, cell)
-                if c is not None and (beside is None or c > beside[0] + 1e-9):
-                    beside = (c, k2, j2, h2)
-        if beside is not None:
-            c, k2, j2, h2 = beside
-            return _make_plan(layout, items, paper, size2, k2, j2, c, room, h2, balance=True)
+        plan = _best_single(layout, items, paper, size2, room, cell)
+        if plan is not None:
+            return plan
     return _make_plan(layout, items, paper, CONTINUED_SIZE, k, j, cell, room, heights, balance=False)
 
 
