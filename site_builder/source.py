@@ -211,6 +211,25 @@ def _check_value(key: str, value: Any) -> Any:
     return value
 
 
+_UNCLOSED = {
+    "flow sequence": "the '[' here is never closed; end the list with ']' on this line",
+    "flow mapping": "the '{' here is never closed; end it with '}' on this line",
+    "quoted scalar": "the quote here is never closed; end the value with the same quote mark",
+}
+
+
+def _unclosed(exc: yaml.YAMLError) -> tuple[str, Any] | None:
+    """(advice, mark) when the error is a bracket or quote opened on an earlier line and never closed."""
+    context = getattr(exc, "context", None) or ""
+    ctx, mark = getattr(exc, "context_mark", None), getattr(exc, "problem_mark", None)
+    if ctx is None or mark is None or ctx.line >= mark.line:
+        return None
+    for kind, advice in _UNCLOSED.items():
+        if kind in context:
+            return advice, ctx
+    return None
+
+
 def _parse_front_matter(path: str, lines: list[str], start: int, end: int, errors: list[PuzzleError]) -> dict[str, Any] | None:
     """Parse lines[start:end] (0-based) as a YAML mapping; line numbers in errors are the file's.
 
@@ -222,9 +241,22 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        opened = _unclosed(exc)
+        if opened is not None and mark is not None:
+            # YAML notices an unclosed bracket or quote only on a later line: point at where it opened
+            what, ctx = opened
+            errors.append(
+                PuzzleError(
+                    path,
+                    offset + ctx.line,
+                    f"front matter is not valid YAML: {what} (YAML reads on to line {offset + mark.line}: {problem})",
+                    col=ctx.column + 1,
+                )
+            )
+            return None
         line = offset + mark.line if mark is not None else offset
         col = mark.column + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc)
         errors.append(PuzzleError(path, line, f"front matter is not valid YAML: {problem}", col=col))
         return None
     except RecursionError:

@@ -120,6 +120,21 @@ def test_unclosed_front_matter_and_yaml_error():
     assert "not valid YAML" in errs[0]
 
 
+@pytest.mark.parametrize(
+    "front, col, fragment",
+    [
+        ("tags: [a, b\nauthor: x\n", 7, "'[' here is never closed"),
+        ("notes: \"half a note\nauthor: x\n", 8, "quote here is never closed"),
+        ("extra: {a: 1\nauthor: x\n", 8, "'{' here is never closed"),
+    ],
+)
+def test_unclosed_bracket_or_quote_points_at_where_it_opened(front, col, fragment):
+    # YAML only notices on a later line; the error names the line the bracket or quote opened on
+    errs = errors_of("---\ntitle: T\ndate: 2026-01-02\n" + front + "---\nABC | x\n")
+    assert errs[0].startswith(f"p.txt:4:{col}: front matter is not valid YAML: "), errs
+    assert fragment in errs[0] and "line 5" in errs[0], errs
+
+
 def test_no_entries_names_the_file():
     errs = errors_of(HEAD + "# nothing\n")
     assert errs == ["p.txt: no entries; add lines like 'ANSWER | clue' after the front matter"]
