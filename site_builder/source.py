@@ -211,6 +211,13 @@ def _check_value(key: str, value: Any) -> Any:
     return value
 
 
+def _one_line(text: str) -> str:
+    """A clue as every output shows it: tabs, control characters (a word processor's vertical tab or
+    form feed) and Unicode line or paragraph separators become a space, and runs of spaces one space."""
+    spaced = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
+    return re.sub(r" {2,}", " ", spaced).strip()
+
+
 _UNCLOSED = {
     "flow sequence": "the '[' here is never closed; end the list with ']' on this line",
     "flow mapping": "the '{' here is never closed; end it with '}' on this line",
@@ -487,7 +494,7 @@ def parse_source(
             errors.append(PuzzleError(shown, lineno, "expected 'ANSWER | clue'; this line has no '|'", col=lead))
             continue
         answer_part, clue = raw.split("|", 1)
-        clue = clue.strip()
+        clue = _one_line(clue)
         answer_raw = answer_part.strip()
         required = answer_raw.startswith("*")
         if required:

@@ -174,3 +174,11 @@ def test_twin_peaks_source(twin_peaks):
     longest = sorted((e.answer for e in twin_peaks.entries), key=len, reverse=True)[:4]
     assert len(starred) == 4 and set(starred[:3]) == set(longest[:3])
     assert all(len(e.answer) >= 11 for e in twin_peaks.required)
+
+
+def test_clue_control_characters_and_separators_become_one_space():
+    # a word processor's line break (vertical tab), form feed, bell, escape, NEL, U+2028/2029, tabs, double
+    # spaces: every output must show the same one-line clue, so the source reads it that way once
+    clue = "form\x0cfeed and\x0bvtab\x07 bell\x1bescape\x85nel\u2028line\u2029para\tand  two\u00a0kept"
+    p = load_puzzle(HEAD + f"ABC | {clue}\n", path="p.txt")
+    assert p.entries[0].clue == "form feed and vtab bell escape nel line para and two\u00a0kept"
