@@ -21,7 +21,7 @@ from site_builder.layout import layout_entries, layout_puzzle, params_for
 from site_builder.model import Direction, Layout, LayoutParams, Puzzle
 from site_builder.render import exports
 from site_builder.render.exports import export_files, render_ipuz, render_puz, render_xd, to_latin1
-from site_builder.render.text import render_markdown, render_text_file
+from site_builder.render.text import layout_json, render_markdown, render_text_file
 from site_builder.source import load_puzzle, read_puzzle
 
 from .conftest import PUZZLES, ROOT
@@ -418,3 +418,21 @@ def test_text_grid_cells_stay_in_their_columns_past_clue_99():
             cell = lines[r][c * 4: c * 4 + 3]  # three characters and a space a cell
             want = f"{layout.numbers[(r, c)]:>3}" if (r, c) in layout.numbers and not solution else None
             assert cell == (f"{ch:>3}" if solution else want or "___"), (r, c, lines[r])
+
+
+def test_text_markdown_and_json_carry_description_notes_and_copyright(tricky, tp):
+    # the PDF, ipuz, .puz and .xd carry them; a pasted .md or a .txt must not lose the copyright notice
+    puzzle, layout = tricky
+    txt = render_text_file(puzzle, layout)
+    md = render_markdown(puzzle, layout)
+    data = layout_json(puzzle, layout)
+    assert "\nA test of <escaping> & such.\n" in txt.split("Across")[0]
+    # notes and copyright after the answers, as in the PDF (notes may give answers away)
+    notes = "First line & <second>. ## not a heading Last line."
+    assert txt.index("Solution") < txt.index(f"\n{notes}\n") < txt.index("\n\u00a9 2026 Zo\u00eb O'Brien\n")
+    assert "\nA test of \\<escaping\\> \\& such.\n" in md.split("## Across")[0]
+    assert md.index("<summary>Answers</summary>") < md.index("<summary>Notes</summary>\n\nFirst line \\& \\<second\\>.")
+    assert md.rstrip().endswith("\u00a9 2026 Zo\u00eb O'Brien")
+    assert data["copyright"] == "\u00a9 2026 Zo\u00eb O'Brien" and data["notes"] == puzzle.meta.notes
+    plain = layout_json(*tp)  # absent in the source, absent here
+    assert "copyright" not in plain and "notes" not in plain

@@ -166,3 +166,22 @@ def test_twin_peaks_page_renders(twin_peaks):
     data = embedded_data(text)
     assert data["storageKey"].startswith("crossword-press:twin-peaks:")
     assert len(data["entries"]) == len(layout.placements)
+
+
+def test_page_shows_notes_folded_and_the_copyright():
+    source = SMALL.replace(
+        "---\nGARDEN", 'copyright: "\\u00a9 2026 Test Setter"\nnotes: |\n  GARDEN & ONION <cross>.\n\n  Second paragraph.\n---\nGARDEN'
+    )
+    puzzle = load_puzzle(source, slug="allotment")
+    text = page(puzzle, layout_puzzle(puzzle, params_for(puzzle, seeds=10)))
+    # notes may give answers away: folded in a <details>, one <p> a paragraph, escaped; copyright shown
+    notes = re.search(r'<details class="notes">(.*?)</details>', text, re.S)
+    assert notes, "no notes block"
+    assert "<summary>Notes" in notes.group(1)
+    assert re.findall(r"<p>(.*?)</p>", notes.group(1)) == ["GARDEN &amp; ONION &lt;cross&gt;.", "Second paragraph."]
+    assert '<p class="copyright">\u00a9 2026 Test Setter</p>' in text
+
+
+def test_page_without_notes_or_copyright_has_neither_block(small):
+    text = page(*small)
+    assert 'class="notes"' not in text and 'class="copyright"' not in text

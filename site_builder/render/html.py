@@ -21,7 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..model import Direction, Layout, Placement, Puzzle
-from .text import clue_text, long_date, printable_value
+from .text import clue_text, long_date, paragraphs, printable_value
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -197,6 +197,8 @@ def render_puzzle_page(
         date_human=long_date(meta.date, weekday=False) if meta.date else "",
         difficulty=meta.difficulty,
         description=meta.description,
+        notes=paragraphs(meta.notes),
+        copyright=meta.copyright,
         rows=layout.rows,
         cols=layout.cols,
         grid=_cells_model(layout),

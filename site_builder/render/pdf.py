@@ -34,7 +34,7 @@ from pathlib import Path
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before WeasyPrint loads pango)
 from .fonts import text_width
 from .svg import byline, grid_size, standalone_grid_svg, wrap
-from .text import clue_text, printable_value
+from .text import clue_text, paragraphs, printable_value
 from ..model import Layout, Puzzle
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -440,7 +440,7 @@ def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None) -> str:
     return eng.template.render(
         title=m.title,
         short_title=short_title(m.title),
-        notes=[para.strip() for para in m.notes.replace("\r\n", "\n").split("\n\n") if para.strip()],
+        notes=paragraphs(m.notes),
         copyright=m.copyright,
         author=m.author,
         description=m.description,

@@ -47,6 +47,11 @@ def clue_text(p: Placement) -> str:
     return f"{clue} ({p.entry.enumeration})"
 
 
+def paragraphs(text: str) -> list[str]:
+    """Front-matter notes as paragraphs (split at blank lines), each on one line, as every output prints them."""
+    return [_one_line(para) for para in text.replace("\r\n", "\n").split("\n\n") if para.strip()]
+
+
 def render_grid_text(layout: Layout, *, solution: bool = False) -> str:
     """The grid, one row a line, a cell as wide as the largest clue number (two characters at least).
 
@@ -79,6 +84,8 @@ def render_text(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> st
     byline = " · ".join(_one_line(x) for x in (puzzle.meta.author, puzzle.meta.date and puzzle.meta.date.isoformat()) if x)
     if byline:
         out.append(byline)
+    if puzzle.meta.description.strip():
+        out.append(_one_line(puzzle.meta.description))
     out.append("")
     out.append(render_grid_text(layout, solution=solution))
     for heading, group in (("Across", layout.across), ("Down", layout.down)):
@@ -101,7 +108,8 @@ def layout_json(puzzle: Puzzle, layout: Layout) -> dict:
     `result` lists every entry in file order with 1-based `startx` (column)
     and `starty` (row), `orientation` ('across', 'down', or 'none' when
     unplaced, with null coordinates) and `position` (clue number, 0 when
-    unplaced). Extra keys (`enumeration`, `required`, `fill`) are ours;
+    unplaced). Extra keys (`enumeration`, `required`, `fill`, and `copyright` and `notes` when
+    the front matter has them) are ours;
     readers of the original format ignore them.
     """
     grid = layout.grid(empty="-")
@@ -135,6 +143,7 @@ def layout_json(puzzle: Puzzle, layout: Layout) -> dict:
         "seed": layout.seed,
         "strategy": layout.strategy,
         "crossings": layout.crossings,
+        **{key: value for key, value in (("copyright", puzzle.meta.copyright), ("notes", puzzle.meta.notes)) if value.strip()},
     }
 
 
@@ -152,6 +161,11 @@ def render_text_file(puzzle: Puzzle, layout: Layout) -> str:
         out.append(heading)
         out.extend(f"{p.number:>3}. {p.entry.display}" for p in group)
         out.append("")
+    # as in the PDF, the notes (which may give answers away) and the copyright come after the answers
+    for para in paragraphs(puzzle.meta.notes):
+        out += [para, ""]
+    if puzzle.meta.copyright.strip():
+        out += [_one_line(puzzle.meta.copyright), ""]
     return "\n".join(out)
 
 
@@ -162,6 +176,8 @@ def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
     byline = " · ".join(_md_escape(_one_line(x)) for x in (m.author, m.date and m.date.isoformat()) if x)
     if byline:
         out += [f"*{byline}*", ""]
+    if m.description.strip():
+        out += [_md_escape(_one_line(m.description)), ""]
     for heading, group in (("Across", layout.across), ("Down", layout.down)):
         if not group:
             continue
@@ -178,6 +194,13 @@ def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
                 out.append(f"**{heading}:** {_md_escape(answers)}")
                 out.append("")
         out += ["</details>", ""]
+    if paragraphs(m.notes):
+        out += ["<details>", "<summary>Notes</summary>", ""]
+        for para in paragraphs(m.notes):
+            out += [_md_escape(para), ""]
+        out += ["</details>", ""]
+    if m.copyright.strip():
+        out += [_md_escape(_one_line(m.copyright)), ""]
     return "\n".join(out)
 
 
