@@ -24,6 +24,25 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 
 
+LONG_CLUE = " ".join(["A very long clue that goes on and on, as clues should not,"] * 6)
+
+# unbroken words longer than a phone is wide, in the title, the byline, a clue and the notes; a long clue
+LONG_WORDS = """---
+title: Counterrevolutionaries and Antidisestablishmentarianism
+date: 2026-06-01
+author: Zoe.OBrien.at.example.org.crosswords.press
+description: See https://example.org/a/very/long/address/that/never/breaks/anywhere/at/all
+notes: https://example.org/another/very/long/address/that/never/breaks/anywhere/at/all
+copyright: (c)2026-Zoe-OBrien-all-rights-reserved-everywhere-forever
+---
+GARDEN | Pneumonoultramicroscopicsilicovolcanoconiosis-free place for the party, once upon a time long ago
+ONION | Layered vegetable
+RANGE | Cooker, or mountains
+DENIM | Jeans fabric
+ANGEL | """ + LONG_CLUE + """
+"""
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("site")
@@ -33,6 +52,7 @@ def site(tmp_path_factory):
     layouts = {"allotment": _build(folder, load_puzzle(SMALL, slug="allotment"))}
     for slug in ("world-capitals", "kitchen-herbs"):
         layouts[slug] = _build(folder, read_puzzle(ROOT / "puzzles" / f"{slug}.txt"))
+    layouts["long-words"] = _build(folder, load_puzzle(LONG_WORDS, slug="long-words"))
     assert layouts["world-capitals"].cols >= 25  # the wide grid these tests are about
     return folder, layouts
 
@@ -66,8 +86,11 @@ def seen(p: Page, selector: str):
 # ---------------------------------------------------------------- 1. clue lists follow the selection
 
 
-def test_desktop_selected_clue_is_in_view_on_a_wide_grid(open_page):
-    p = open_page("world-capitals", **DESKTOP)
+@pytest.mark.parametrize("window", [DESKTOP, {"viewport": {"width": 1366, "height": 650}}], ids=["1280x800", "1366x650"])
+def test_desktop_selected_clue_is_in_view_on_a_wide_grid(open_page, window):
+    # at 1366x650 (a laptop) the lists are stacked, and before the page is scrolled the header pushes
+    # them down: the foot of the Down list, with the selected clue, was below the window
+    p = open_page("world-capitals", **window)
     kb = p.page.keyboard
     p.page.focus("#grid-input")
     placements = p.layout.placements
@@ -624,3 +647,49 @@ def test_moving_along_an_answer_is_announced(open_page):
     assert p.page.text_content("#announce") == f"Letter 1 of {len(word.answer)}, {word.answer[0]}"
     p.page.keyboard.press("ArrowRight")
     assert p.page.text_content("#announce") == f"Letter 2 of {len(word.answer)}, blank"
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_long_unbroken_words_wrap_instead_of_widening_the_page(open_page, width):
+    p = open_page("long-words", viewport={"width": width, "height": 700}, is_mobile=True, has_touch=True)
+    p.page.evaluate("document.querySelector('details.notes').open = true")
+    # a phone lays the page out wider than its screen when the content is wider (innerWidth grows too):
+    # compare with the screen's width
+    wide = p.page.evaluate("""w => [document.documentElement.scrollWidth,
+        [...document.querySelectorAll('h1, .byline > *, .description, .clue-text, .notes p, .copyright')]
+          .filter(el => el.getBoundingClientRect().right > w + 1).map(el => el.className || el.tagName)]""", width)
+    assert wide[0] <= width and not wide[1], wide
+
+
+def test_desktop_long_clue_wraps_inside_its_list(open_page):
+    p = open_page("long-words", **DESKTOP)
+    for q in p.layout.placements:
+        clue = f"#clue-{q.direction.value}-{q.number} .clue-text"
+        p.page.evaluate("sel => document.querySelector(sel).scrollIntoView({block: 'center'})", clue)
+        assert seen(p, clue) is True, seen(p, clue)
+
+
+def test_the_selected_clue_is_aria_current(open_page):
+    p = open_page("allotment", **DESKTOP)
+    p.page.focus("#grid-input")
+    for q in list(p.layout.placements[1:]) + [p.layout.placements[0]]:
+        p.page.keyboard.press("Tab")
+        current = p.page.evaluate("[...document.querySelectorAll('[aria-current]')].map(b => b.closest('li').id)")
+        assert current == [p.active_clue()], current
+
+
+def test_on_a_phone_a_long_clue_shows_three_lines_until_tapped(open_page):
+    p = open_page("long-words", **PHONE)
+    angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
+    other = next(q for q in p.layout.placements if q.entry.answer != "ANGEL")
+    p.page.click(f"#clue-{angel.direction.value}-{angel.number}")
+    line = p.page.evaluate("parseFloat(getComputedStyle(document.querySelector('.clue-bar-text')).lineHeight)")
+    folded = p.page.evaluate("document.querySelector('.clue-bar').getBoundingClientRect().height")
+    assert folded < 3 * line + 30, (folded, line)
+    p.page.click(".clue-bar-text")
+    opened = p.page.evaluate("document.querySelector('.clue-bar').getBoundingClientRect().height")
+    assert opened > folded + line, (opened, folded)
+    # another clue starts folded again
+    p.page.click(f"#clue-{other.direction.value}-{other.number}")
+    p.page.click(f"#clue-{angel.direction.value}-{angel.number}")
+    assert p.page.evaluate("document.querySelector('.clue-bar').getBoundingClientRect().height") == folded

@@ -292,9 +292,13 @@
   }
 
   var marked = [];         // elements carrying highlight classes
+  var currentButton = null; // the selected clue's button, aria-current for screen readers (colour alone says nothing)
+  var barEntry = null;      // the clue in the bar, which a tap unfolds when it is clipped
   function clearMarks() {
     marked.forEach(function (el) { el.classList.remove('current', 'in-word', 'cross', 'active', 'crossing', 'cross-current'); });
     marked = [];
+    if (currentButton) currentButton.removeAttribute('aria-current');
+    currentButton = null;
   }
   function mark(el, cls) { if (el) { el.classList.add(cls); marked.push(el); } }
 
@@ -314,7 +318,11 @@
     }
     mark(cur.el, 'current');
     mark(entry.li, 'active');
+    currentButton = entry.li.querySelector('.clue-button');
+    if (currentButton) currentButton.setAttribute('aria-current', 'true');
 
+    if (entry !== barEntry) clueBar.classList.remove('open');  // a new clue starts folded
+    barEntry = entry;
     clueBarNum.textContent = entry.number + ' ' + dirName(dir);
     clueBarClue.textContent = entry.clue;
 
@@ -339,6 +347,30 @@
     var margin = Math.min(8, Math.max(0, (shownBottom - shownTop - r.height) / 2));
     if (r.top < shownTop + margin) list.scrollTop -= shownTop + margin - r.top;
     else if (r.bottom > shownBottom - margin) list.scrollTop += r.bottom - (shownBottom - margin);
+  }
+
+  // On a wide screen the clue lists sit beside the grid, together no taller than the window (player.css)
+  // once the page is scrolled and they stick to its top. Before that, the page's header pushes them
+  // down and the foot of the lower list would be below the window, the selected clue with it: so
+  // they are fitted to what is left of the window under them.
+  var clueLists = player.querySelector('.clue-lists');
+  var fitQueued = false;
+  function fitClues() {
+    fitQueued = false;
+    var list = clueLists.querySelector('ol');
+    var was = clueLists.style.maxHeight;
+    if (!list || getComputedStyle(list).overflowY !== 'auto') clueLists.style.maxHeight = '';
+    else {
+      var top = Math.max(clueLists.getBoundingClientRect().top, 16);
+      clueLists.style.maxHeight = Math.round(Math.max(window.innerHeight - top - 16, window.innerHeight / 2)) + 'px';
+    }
+    return clueLists.style.maxHeight !== was;
+  }
+  // on scroll, once a frame; the lists follow the selection again only when their height changed
+  function queueFitClues() {
+    if (fitQueued) return;
+    fitQueued = true;
+    window.requestAnimationFrame(function () { if (fitClues() && cur) showSelection(false); });
   }
 
   // Cells under 20px are hard to hit with a finger: below that the grid keeps
@@ -869,7 +901,13 @@
   player.querySelector('.hint').hidden = false;
   player.classList.add('enhanced');
   fitGrid();
+  fitClues();
   renderTimer();
+  window.addEventListener('scroll', queueFitClues, { passive: true });
+  // a long clue in the phone's sticky bar shows three lines; a tap shows it whole, another folds it
+  clueBar.querySelector('.clue-bar-text').addEventListener('click', function () {
+    clueBar.classList.toggle('open');
+  });
 
   var start = saved && saved.cursor && cellAt[saved.cursor[0] + ',' + saved.cursor[1]];
   if (start) select(start, saved.cursor[2] === 'down' ? 'down' : 'across');
@@ -883,6 +921,7 @@
     var turned = window.innerWidth !== lastWidth;
     lastWidth = window.innerWidth;
     fitGrid();
+    fitClues();
     drawSelection();
     showSelection(turned && document.activeElement === input);
   });
