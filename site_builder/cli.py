@@ -17,11 +17,11 @@ import traceback
 from pathlib import Path
 
 from . import __version__
-from .errors import CrosswordError, InternalError, OutputError, PuzzleErrors
+from .errors import CrosswordError, FileSystemError, InternalError, OutputError, PuzzleErrors
 from .layout import STRATEGIES, layout_puzzle, params_for
 from .render import exports
 from .render import text as text_render
-from .source import read_puzzle
+from .source import puzzle_sources, read_puzzle
 
 
 def _print_error(exc: CrosswordError) -> None:
@@ -48,6 +48,13 @@ def _positive(value: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {value!r}") from None
     if n < 0:
         raise argparse.ArgumentTypeError("must not be negative")
+    return n
+
+
+def _port(value: str) -> int:
+    n = _positive(value)
+    if n > 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {n}")
     return n
 
 
@@ -164,7 +171,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if args.files:
         files = expand_paths(args.files)
     else:
-        files = sorted(Path("puzzles").glob("*.txt"))
+        files = puzzle_sources(Path("puzzles"))
         if not files:
             print("error: no puzzles/*.txt here; run from the project directory or name the files to lint", file=sys.stderr)
             return 2
@@ -301,7 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--root", default=".", help="project folder (default .)")
     watch.add_argument("--out", metavar="DIR", help="output folder (default ROOT/public)")
     watch.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
-    watch.add_argument("--port", type=_positive, default=8000, help="port to serve on (default 8000; 0 picks a free one)")
+    watch.add_argument("--port", type=_port, default=8000, help="port to serve on (default 8000; 0 picks a free one)")
     watch.set_defaults(func=cmd_watch)
     return parser
 
@@ -349,6 +356,12 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 128 + signal.SIGPIPE
+    except OSError as exc:  # a folder that cannot be written, a file where a folder goes: the user's to fix
+        if _stopped:
+            return _stop_message()
+        error = FileSystemError(exc, getattr(args, "out", None) or ".")
+        _print_error(error)
+        return error.exit_status
     except Exception as exc:
         if _stopped:
             return _stop_message()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 from pathlib import Path
 
 
@@ -109,6 +111,32 @@ class OutputError(CrosswordError):
         if exc is not None and getattr(exc, "filename", None) not in (None, self.path):
             why += f" ({exc.filename})"
         super().__init__(self._located(self.path, f"cannot write the outputs there: {why}; name a folder you can write to"))
+
+
+class FileSystemError(CrosswordError):
+    """A file or folder the build must read or write and cannot: no permission, a file where a folder
+    goes, a name too long, a full disk. The user's to fix, not a bug: said as such, exit status 2."""
+
+    def __init__(self, exc: OSError, fallback: str | Path = "."):
+        self.path = str(exc.filename) if getattr(exc, "filename", None) else str(fallback)
+        if isinstance(exc, PermissionError):
+            fix = "make it writable, or build somewhere else (--out)"
+        elif isinstance(exc, (NotADirectoryError, FileExistsError)):
+            # name the file in the way: the first part of the path that exists and is no folder
+            blocker = next((p for p in reversed(Path(self.path).parents) if p.exists() and not p.is_dir()), None)
+            if blocker is not None:
+                self.path = str(blocker)
+            fix = "a file stands where a folder must go: move it away"
+        elif isinstance(exc, IsADirectoryError):
+            fix = "a folder stands where a file must go: move it away"
+        elif exc.errno == errno.ENAMETOOLONG:
+            fix = "shorten the puzzle's file name or tags"
+        elif exc.errno == errno.ENOSPC:
+            fix = "free some disk space"
+        else:
+            fix = "check the folder exists and can be written"
+        why = exc.strerror or str(exc)
+        super().__init__(self._located(self.path, f"cannot write or read this: {why}; {fix}"))
 
 
 class TemplateError(CrosswordError):

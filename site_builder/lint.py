@@ -18,7 +18,7 @@ from typing import Iterable, Sequence
 
 from .errors import PuzzleError
 from .model import Entry
-from .source import _SPECIAL_FOLDS, parse_source, read_source, slug_for
+from .source import _SPECIAL_FOLDS, parse_source, puzzle_sources, read_source, slug_for
 
 ERROR = "error"
 WARNING = "warning"
@@ -335,7 +335,7 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
     for p in paths:
         p = Path(p)
         if p.is_dir() and p.suffix != ".txt":
-            out.extend(sorted(p.glob("*.txt")))
+            out.extend(puzzle_sources(p))
         else:
             out.append(p)
     return out

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import time
 from dataclasses import dataclass, field, replace
@@ -29,12 +30,12 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .config import SiteConfig, load_config
-from .errors import CrosswordError, InternalError, PuzzleError, TemplateError
+from .errors import CrosswordError, FileSystemError, InternalError, PuzzleError, TemplateError
 from .layout import layout_puzzle, params_for
 from .layout.adjacency import fill_clue_hint
 from .layout.result import number_placements
 from .model import Direction, Entry, Layout, LayoutParams, Placement, Puzzle
-from .source import read_puzzle
+from .source import puzzle_sources, read_puzzle
 from .writer import write_atomic
 
 PACKAGE = Path(__file__).resolve().parent
@@ -259,7 +260,7 @@ class BuildResult:
 
 def _published_sources(puzzles_dir: Path) -> list[Path]:
     """Every `*.txt` in puzzles/: a folder or broken link of that name is reported by `read_puzzle`, as lint does."""
-    return sorted(puzzles_dir.glob("*.txt"))
+    return puzzle_sources(puzzles_dir)
 
 
 def _state_path(cache: Path, slug: str) -> Path:
@@ -304,6 +305,9 @@ def _build_one(args: tuple[Path, SiteConfig, Path | None, str, bool]) -> tuple[s
         if writer.stop_requested:
             # a stop signal landed inside a C callback (cairo) and surfaced as this error: it is the stop
             raise KeyboardInterrupt from exc
+        if isinstance(exc, OSError) and exc.filename:
+            # a file it must write and cannot (a read-only layout cache): the user's to fix, not a bug
+            return str(path), FileSystemError(exc), time.perf_counter() - t0, False
         import traceback
 
         return str(path), InternalError(path, exc, traceback.format_exc()), time.perf_counter() - t0, False
@@ -434,15 +438,23 @@ def _declares_draft(path: Path) -> bool:
         return False
 
 
+_TEMP_NAME = re.compile(r"\..+\.[A-Za-z0-9_]+\.tmp")  # write_atomic's: `.<name>.<mkstemp's random part>.tmp`
+
+
 def _remove_temp_files(out: Path) -> None:
     """Delete the writer's temporary files (`.<name>.<random>.tmp`) that a killed build left in `out`.
 
     write_atomic removes its temporary file on any exception, but a SIGKILL (or
     a power cut) between creating and renaming it leaves one behind.
     """
-    if out.is_dir():
-        for tmp in sorted(out.rglob(".*.tmp")):
-            if tmp.is_file():
+    if not out.is_dir():
+        return
+    # only where the build writes (out/, a puzzle's folder, tags/, static/ and its fonts), and only names
+    # of write_atomic's pattern: `--out` may name a folder that holds other people's files too
+    folders = [out, *(d for d in sorted(out.iterdir()) if d.is_dir() and not d.is_symlink()), out / "static" / "fonts"]
+    for folder in folders:
+        for tmp in sorted(folder.glob(".*.tmp")) if folder.is_dir() else ():
+            if _TEMP_NAME.fullmatch(tmp.name) and tmp.is_file():
                 tmp.unlink(missing_ok=True)
 
 
@@ -498,12 +510,21 @@ def _write_puzzle(folder: Path, files: dict[str, str | bytes], *, prune: bool = 
 
 
 def _remove_stale(out: Path, published: set[str]) -> list[str]:
-    """Delete puzzle folders of public/ whose puzzle is gone or now a draft."""
+    """Delete puzzle folders of public/ whose puzzle is gone or now a draft.
+
+    A folder counts as a puzzle's only when it looks like one this build made: files only (no
+    subfolder), among them the page, the layout JSON and the ipuz named for the folder. `--out`
+    may name a folder holding other things (an `api/api.json` beside its images stays).
+    """
     removed = []
     if not out.exists():
         return removed
     for d in sorted(out.iterdir()):
-        if d.is_dir() and d.name not in published and d.name not in ("static", "tags") and (d / f"{d.name}.json").exists():
+        if not d.is_dir() or d.is_symlink() or d.name in published or d.name in ("static", "tags"):
+            continue
+        names = {f.name for f in d.iterdir()}
+        ours = {"index.html", f"{d.name}.json", f"{d.name}.ipuz"} <= names and all(f.is_file() for f in d.iterdir())
+        if ours:
             shutil.rmtree(d)
             removed.append(d.name)
     return removed

@@ -22,6 +22,8 @@ from .model import Entry, Puzzle, PuzzleMeta
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_SIZE = 60
+MAX_SLUG = 100  # characters of a file name before .txt: it names a folder and files of public/
+MAX_TAG = 60  # characters of a tag: it names a page, tags/<tag>.html
 PAPERS = ("letter", "a4")
 # Even a 60x60 grid holds only about 400 answers (a 5,000-answer list at size 60
 # places 384), so a longer list is a mistake, and it would make the seed search crawl.
@@ -181,7 +183,9 @@ def _check_value(key: str, value: Any) -> Any:
         for t in value:
             t = str(t).strip().lower()
             if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", t):
-                raise ValueError(f"tag {t!r} must be lowercase letters, digits and hyphens")
+                raise ValueError(f"tag {t!r} must be lowercase letters, digits and single hyphens between them")
+            if len(t) > MAX_TAG:
+                raise ValueError(f"tag {t[:20]!r}... is {len(t)} characters long; keep a tag to {MAX_TAG} (it names a page)")
             if t not in tags:
                 tags.append(t)
         return tuple(tags)
@@ -212,10 +216,19 @@ def _check_value(key: str, value: Any) -> Any:
 
 
 def _one_line(text: str) -> str:
-    """A clue as every output shows it: tabs, control characters (a word processor's vertical tab or
-    form feed) and Unicode line or paragraph separators become a space, and runs of spaces one space."""
-    spaced = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
-    return re.sub(r" {2,}", " ", spaced).strip()
+    """A clue as every output shows it: the control characters that break lines or space words (a tab,
+    a word processor's vertical tab or form feed, NEL, Unicode's line and paragraph separators) become
+    a space, other control characters (a bell, an escape) go, and runs of spaces become one space."""
+    out = []
+    for ch in text:
+        if ch in _LINE_BREAKS:
+            out.append(" ")
+        elif unicodedata.category(ch) != "Cc":
+            out.append(ch)
+    return re.sub(r" {2,}", " ", "".join(out)).strip()
+
+
+_LINE_BREAKS = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")
 
 
 _UNCLOSED = {
@@ -301,6 +314,22 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
                 hint = " (a value starting with '#' is a comment in YAML: put it in quotes)" if "#" in rest else ""
                 errors.append(PuzzleError(path, vline, f"'{key}' must not be empty{hint}", col=vcol))
                 continue
+        elif KEYS[key].kind == "tags" and isinstance(value_node, yaml.SequenceNode) and all(
+            isinstance(item, yaml.ScalarNode) for item in value_node.value
+        ):
+            raw = [item.value for item in value_node.value]  # as written: YAML reads `010` as 8, `1:00` as 60
+        elif (
+            KEYS[key].kind in ("size", "seeds", "seed", "effort")
+            and isinstance(value_node, yaml.ScalarNode)
+            and value_node.style is None
+            and value_node.tag == "tag:yaml.org,2002:int"
+            and not re.fullmatch(r"[+-]?(0|[1-9][0-9]*)", value_node.value)
+        ):
+            # YAML 1.1 reads `015` as octal 13, `1:30` as 90 and `1_000` as 1000: say so rather than guess
+            errors.append(PuzzleError(
+                path, vline, f"'{key}' must be a plain whole number like 15, not {value_node.value!r} "
+                "(YAML would read it as another number)", col=vcol))
+            continue
         else:
             try:
                 raw = constructor.construct_object(value_node, deep=True)
@@ -325,12 +354,24 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
 RESERVED_SLUGS = {"static": "holds the site's styles, script and fonts", "tags": "holds the tag pages"}
 
 
+def puzzle_sources(folder: Path) -> list[Path]:
+    """The puzzle files of a folder: every `*.txt` but hidden ones (an editor's lock or backup file,
+    `.#name.txt`, or macOS's `._name.txt`), which are no one's puzzle."""
+    return sorted(p for p in folder.glob("*.txt") if not p.name.startswith("."))
+
+
 def slug_for(path: str | Path) -> str:
     p = Path(path)
     slug = p.stem if p.suffix == ".txt" else p.name
     if not SLUG_RE.match(slug):
         raise PuzzleError(
-            path, None, f"file name '{p.name}' must be lowercase letters, digits and hyphens, ending in .txt (e.g. twin-peaks.txt)"
+            path, None, f"file name '{p.name}' must be lowercase letters, digits and single hyphens between them, "
+            "ending in .txt (e.g. twin-peaks.txt)"
+        )
+    if len(slug) > MAX_SLUG:
+        raise PuzzleError(
+            path, None, f"file name '{p.name}' is {len(slug)} characters long before '.txt', past the {MAX_SLUG} a web "
+            "address and every file system take; shorten it"
         )
     if slug in RESERVED_SLUGS:
         raise PuzzleError(

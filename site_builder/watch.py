@@ -28,6 +28,7 @@ sources, rebuild on every save and reload the open browser pages.
 from __future__ import annotations
 
 import collections
+import errno
 import html
 import json
 import os
@@ -50,6 +51,7 @@ from typing import Callable
 
 from .errors import CrosswordError
 from .site import PACKAGE, STATIC, TEMPLATES, BuildResult, build_site
+from .source import puzzle_sources
 
 QUIET = 0.2  # seconds without events before a rebuild starts
 MAX_WAIT = 2.0  # ... but never wait longer than this after the first event of a burst
@@ -466,7 +468,7 @@ class Watcher:
     # -- sources
 
     def _puzzle_paths(self) -> set[str]:
-        return {p.name for p in (self.root / "puzzles").glob("*.txt") if p.is_file()}
+        return {p.name for p in puzzle_sources(self.root / "puzzles") if p.is_file()}
 
     def watched_folders(self) -> list[tuple[Path, bool]]:
         folders = [(self.root / "puzzles", False), (self.root, False), (TEMPLATES, True), (PACKAGE, True)]
@@ -676,7 +678,7 @@ def warm_up(root: Path) -> None:
     from .site import cached_layout, puzzle_files
     from .source import read_puzzle
 
-    sources = sorted((root / "puzzles").glob("*.txt"), key=lambda p: p.stat().st_size)
+    sources = sorted(puzzle_sources(root / "puzzles"), key=lambda p: p.stat().st_size)
     for path in sources:
         try:
             config = load_config(root / "pyproject.toml")
@@ -732,8 +734,14 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
     try:
         server = make_server(watcher.out, host, port, state)
     except OSError as exc:
-        print(f"error: cannot serve on {host}:{port}: {exc.strerror or exc}; "
-              f"pick another port: make watch PORT={port + 1} (or crossword watch --port {port + 1})", file=sys.stderr)
+        import socket
+
+        if isinstance(exc, socket.gaierror) or exc.errno in (errno.EADDRNOTAVAIL,):
+            # the host, not the port: a name that does not resolve, an address not on this machine
+            fix = "name a host of this machine: --host 127.0.0.1 (the default), or 0.0.0.0 for every interface"
+        else:
+            fix = f"pick another port: make watch PORT={port + 1} (or crossword watch --port {port + 1})"
+        print(f"error: cannot serve on {host}:{port}: {exc.strerror or exc}; {fix}", file=sys.stderr)
         return 2
 
     stopping = threading.Event()

@@ -133,3 +133,77 @@ def test_a_failed_draft_is_not_said_to_keep_its_outputs(tmp_path):
     assert r.returncode == 2
     assert "error: 1 puzzle(s) failed: draft wip, on no page until fixed and published" in r.stderr, r.stderr
     assert (tmp_path / "public" / "index.html").exists()
+
+
+def _project(tmp_path, **puzzles):
+    """A project folder with pyproject.toml and the given puzzles (name -> text)."""
+    root = tmp_path / "proj"
+    (root / "puzzles").mkdir(parents=True)
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    for name, text in puzzles.items():
+        (root / "puzzles" / name).write_text(text)
+    return root
+
+
+SMALL_PUZZLE = "---\ntitle: Small\ndate: 2026-01-02\n---\nHELLO | Greeting\nWORLD | Planet\nLOW | Not high\n"
+
+
+def test_build_into_a_file_where_a_folder_goes_is_a_clear_error(tmp_path):
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    (root / "public").write_text("not a folder")
+    r = run("build", "--root", str(root))
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith(f"{root / 'public'}: error: cannot write or read this: "), r.stderr
+    assert "a file stands where a folder must go" in r.stderr and "Traceback" not in r.stderr and "bug" not in r.stderr
+
+
+def test_hidden_editor_files_in_puzzles_are_no_puzzles(tmp_path):
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    (root / "puzzles" / ".#small.txt").symlink_to("root@host.1234:1700000000")  # Emacs's lock: a dangling link
+    (root / "puzzles" / "._small.txt").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ")
+    r = run("build", "--root", str(root))
+    assert r.returncode == 0, r.stderr
+    assert (root / "public" / "small" / "index.html").exists() and not (root / "public" / "_small").exists()
+    r = run("lint", cwd=root)
+    assert r.returncode == 0 and "in 1 file" in r.stdout + r.stderr, (r.stdout, r.stderr)
+
+
+def test_a_slug_or_tag_too_long_for_a_file_name_is_an_error_with_its_place(tmp_path):
+    long_tag = SMALL_PUZZLE.replace("date: 2026-01-02\n", "date: 2026-01-02\ntags: [" + "a" * 300 + "]\n")
+    root = _project(tmp_path, **{"small.txt": long_tag, "b" * 235 + ".txt": SMALL_PUZZLE})
+    r = run("lint", cwd=root)
+    said = r.stdout + r.stderr
+    assert r.returncode == 2
+    assert "puzzles/small.txt:4:" in said and "300 characters long" in said, said
+    assert "is 235 characters long before '.txt'" in said, said
+    r = run("build", "--root", str(root))
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
+    assert not (root / "public" / "index.html").exists()  # no index linking pages that cannot be written
+
+
+def test_build_out_leaves_other_peoples_files_alone(tmp_path):
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    out = tmp_path / "site"
+    keep = [out / "api" / "api.json", out / "api" / "img" / "photo.jpg", out / ".lock.tmp", out / "deep" / "er" / ".session.x1.tmp",
+            out / "notes" / ".draft.md.abcd1234.tmp"]
+    for f in keep:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text("theirs")
+    r = run("build", "--root", str(root), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "remove" not in r.stdout
+    assert [f for f in keep if not f.exists()] == [f for f in keep if f.name == ".draft.md.abcd1234.tmp"]
+    assert (out / "small" / "index.html").exists()
+    # a folder the build did make, for a puzzle now gone, is removed
+    (root / "puzzles" / "small.txt").rename(root / "puzzles" / "renamed.txt")
+    r = run("build", "--root", str(root), "--out", str(out))
+    assert r.returncode == 0 and not (out / "small").exists() and (out / "renamed" / "index.html").exists(), r.stdout
+
+
+def test_watch_port_out_of_range_and_unknown_host_are_clear_errors(tmp_path):
+    r = run("watch", "--port", "70000")
+    assert r.returncode == 2 and "a port is 0 to 65535, not 70000" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    r = subprocess.run([sys.executable, "-m", "site_builder", "watch", "--root", str(root), "--host", "no.such.host.invalid",
+                        "--port", "0"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "name a host of this machine" in r.stderr and "pick another port" not in r.stderr, r.stderr

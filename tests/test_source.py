@@ -163,7 +163,7 @@ def test_slug(name, ok):
     if ok:
         assert slug_for(name) == name[:-4]
     else:
-        with pytest.raises(PuzzleError, match="lowercase letters, digits and hyphens"):
+        with pytest.raises(PuzzleError, match="lowercase letters, digits and single hyphens"):
             slug_for(name)
 
 
@@ -179,6 +179,18 @@ def test_twin_peaks_source(twin_peaks):
 def test_clue_control_characters_and_separators_become_one_space():
     # a word processor's line break (vertical tab), form feed, bell, escape, NEL, U+2028/2029, tabs, double
     # spaces: every output must show the same one-line clue, so the source reads it that way once
-    clue = "form\x0cfeed and\x0bvtab\x07 bell\x1bescape\x85nel\u2028line\u2029para\tand  two\u00a0kept"
+    clue = "form\x0cfeed and\x0bvtab\x07 bell\x1b[31mred\x85nel\u2028line\u2029para\tand  two\u00a0kept"
     p = load_puzzle(HEAD + f"ABC | {clue}\n", path="p.txt")
-    assert p.entries[0].clue == "form feed and vtab bell escape nel line para and two\u00a0kept"
+    assert p.entries[0].clue == "form feed and vtab bell[31mred nel line para and two\u00a0kept"
+
+
+@pytest.mark.parametrize("line", ["size: 015", "seed: 1:30", "seeds: 1_000", "effort: 0x2"])
+def test_yaml_11_number_forms_are_errors_not_other_numbers(line):
+    # YAML 1.1 reads 015 as 13, 1:30 as 90: an author meant neither
+    errs = errors_of("---\ntitle: T\ndate: 2026-01-02\n" + line + "\n---\nABC | x\n")
+    assert errs and errs[0].startswith("p.txt:4:") and "plain whole number" in errs[0], errs
+
+
+def test_tags_are_kept_as_written():
+    p = load_puzzle("---\ntitle: T\ndate: 2026-01-02\ntags: [010, 2026, tv]\n---\nABC | x\n", path="p.txt")
+    assert p.meta.tags == ("010", "2026", "tv")  # YAML alone would make the first 8
