@@ -6,8 +6,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 SITE_STAMP := .cache/site.stamp
 # Everything a build reads: the puzzles (and their folder, so adding or deleting one counts),
-# the package, the templates and the site settings.
-SOURCES := puzzles $(wildcard puzzles/*.txt) pyproject.toml \
+# the package, the templates and the site settings. Only puzzle names that are valid slugs: make
+# cannot take a name with a space or a colon, and the build names those as errors itself (adding
+# one changes the folder).
+SOURCES := puzzles $(shell find puzzles -maxdepth 1 -name '*.txt' 2>/dev/null | grep -E '^puzzles/[a-z0-9-]+\.txt$$' | sort) pyproject.toml \
 	$(shell find site_builder templates -type f ! -name '*.pyc' 2>/dev/null)
 # `make -j2 site` passes its job count on to the builder, which renders puzzles in parallel.
 JOBS = $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),1)

@@ -200,7 +200,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     result = build_site(root, out, jobs=args.jobs, force=args.force)
     _report_failures(result.failed)
     if not result.built and not result.removed and not result.failed and not args.quiet:
-        print(f"up to date: {len(result.unchanged)} puzzles")
+        if result.unchanged:
+            print(f"up to date: {len(result.unchanged)} puzzle{'s' if len(result.unchanged) != 1 else ''}")
+        else:
+            print("no puzzles yet: add one to puzzles/, like puzzles/my-first.txt (see README, Source format)")
     if result.failed:
         published = [slug for slug, _ in result.failed if slug not in result.failed_drafts]
         drafts = [slug for slug, _ in result.failed if slug in result.failed_drafts]
@@ -233,10 +236,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"drift: public/{d.path}: {d.kind} (from {d.source})")
         if d.diff and not args.brief:
             print(d.diff.rstrip("\n"))
-    print(
-        f"error: {len(drifts)} file(s) in public/ differ from what the code builds; run `make site` and commit public/",
-        file=sys.stderr,
-    )
+    # `make site` rewrites what differs, but leaves alone a file it does not make (a stray, a hand-made one)
+    stale = sum(d.kind == "stale" for d in drifts)
+    if stale == len(drifts):
+        fix = "the build does not make them: delete them (git rm) and commit"
+    elif stale:
+        fix = f"run `make site`, delete the {stale} file(s) the build does not make (git rm), and commit public/"
+    else:
+        fix = "run `make site` and commit public/"
+    print(f"error: {len(drifts)} file(s) in public/ differ from what the code builds; {fix}", file=sys.stderr)
     return 1
 
 

@@ -14,6 +14,7 @@ closest known key.
 from __future__ import annotations
 
 import difflib
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,11 +52,24 @@ def load_config(pyproject: Path) -> SiteConfig:
         text = pyproject.read_text(encoding="utf-8")
     except FileNotFoundError:
         return SiteConfig()
+    except UnicodeDecodeError as exc:
+        line = pyproject.read_bytes().count(b"\n", 0, exc.start) + 1
+        raise PuzzleError(pyproject, line, "not UTF-8 text; save it as UTF-8") from exc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        # tomllib puts the place in its message: "... (at line 48, column 11)"; say it the way every error does
+        where = re.search(r"\s*\(at line (\d+), column (\d+)\)$", str(exc))
+        if where:
+            raise PuzzleError(pyproject, int(where[1]), f"not valid TOML: {str(exc)[: where.start()]}",
+                              col=int(where[2])) from exc
         raise PuzzleError(pyproject, None, f"not valid TOML: {exc}") from exc
-    table = data.get("tool", {}).get("crossword", {})
+    tool = data.get("tool", {})
+    table = tool.get("crossword", {}) if isinstance(tool, dict) else None
+    if not isinstance(table, dict):
+        pattern = r"\s*(tool\.)?crossword\s*=" if isinstance(tool, dict) else r"\s*tool\s*="
+        line = next((i for i, s in enumerate(text.splitlines(), 1) if re.match(pattern, s)), None)
+        raise PuzzleError(pyproject, line, "[tool.crossword] must be a table of settings, like title = \"My puzzles\"")
     errors: list[PuzzleError] = []
     values: dict[str, str] = {}
     for key, value in table.items():

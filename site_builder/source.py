@@ -170,11 +170,16 @@ def _check_value(key: str, value: Any) -> Any:
             return value.date()
         if isinstance(value, _dt.date):
             return value
+        text = str(value).strip()
         try:
-            return _dt.date.fromisoformat(str(value).strip())
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):  # fromisoformat takes 20261130 and 2026-W05-3 too
+                raise ValueError(text)
+            return _dt.date.fromisoformat(text)
         except ValueError:
             raise ValueError(f"'date' must be an ISO date like 2026-11-30, not {value!r}") from None
     if kind == "tags":
+        if value is None:  # `tags:` with nothing after it: no tags
+            return ()
         if isinstance(value, str):
             value = [t.strip() for t in value.split(",") if t.strip()]
         if not isinstance(value, list) or not all(isinstance(t, (str, int)) and not isinstance(t, bool) for t in value):
@@ -191,7 +196,8 @@ def _check_value(key: str, value: Any) -> Any:
         return tuple(tags)
     if kind == "bool":
         if not isinstance(value, bool):
-            raise ValueError(f"'{key}' must be true or false, not {value!r}")
+            shown = "nothing" if value is None else repr(value)
+            raise ValueError(f"'{key}' must be true or false, not {shown}")
         return value
     if kind == "paper":
         v = str(value).strip().lower()
@@ -257,6 +263,15 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
     """
     text = "\n".join(lines[start:end])
     offset = start + 1  # file line of the block's first line
+    # YAML ends a line at these too, which would put every later line number out by one
+    for number, line in enumerate(lines[start:end], offset):
+        for col, ch in enumerate(line, 1):
+            if ch in "\x85\u2028\u2029":
+                name = {"\x85": "NEL (U+0085)", "\u2028": "LINE SEPARATOR (U+2028)", "\u2029": "PARAGRAPH SEPARATOR (U+2029)"}[ch]
+                errors.append(PuzzleError(
+                    path, number, f"an invisible {name} is in this line (pasted from a word processor); delete it, "
+                    "or use a plain line break", col=col))
+                return None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
@@ -277,6 +292,8 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
             return None
         line = offset + mark.line if mark is not None else offset
         col = mark.column + 1 if mark is not None else None
+        if "'\\t'" in problem:
+            problem += "; YAML takes no tabs here: use spaces"
         errors.append(PuzzleError(path, line, f"front matter is not valid YAML: {problem}", col=col))
         return None
     except RecursionError:

@@ -207,3 +207,31 @@ def test_watch_port_out_of_range_and_unknown_host_are_clear_errors(tmp_path):
     r = subprocess.run([sys.executable, "-m", "site_builder", "watch", "--root", str(root), "--host", "no.such.host.invalid",
                         "--port", "0"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "name a host of this machine" in r.stderr and "pick another port" not in r.stderr, r.stderr
+
+
+def test_pyproject_problems_are_errors_with_their_place(tmp_path):
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    for text, expect in (
+        ('[project]\nname = "x"\n\n[tool]\ncrossword = "oops"\n', "pyproject.toml:5: error: [tool.crossword] must be a table"),
+        ('[project]\nname = "x"\n\n[tool.crossword]\ntitle = "unclosed\n', "pyproject.toml:5:18: error: not valid TOML: "),
+    ):
+        (root / "pyproject.toml").write_text(text)
+        r = run("build", "--root", str(root))
+        assert r.returncode == 2 and expect in r.stderr and "internal error" not in r.stderr, r.stderr
+    (root / "pyproject.toml").write_bytes(b'[tool.crossword]\ntitle = "caf\xe9"\n')
+    r = run("build", "--root", str(root))
+    assert r.returncode == 2 and "pyproject.toml:2: error: not UTF-8 text" in r.stderr, r.stderr
+
+
+def test_check_says_to_delete_a_file_the_build_does_not_make(tmp_path):
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    assert run("build", "--root", str(root)).returncode == 0
+    (root / "public" / "small" / "stray.html").write_text("hand-made")
+    r = run("check", "--root", str(root))
+    assert r.returncode == 1 and "delete them (git rm)" in r.stderr and "make site" not in r.stderr, r.stderr
+
+
+def test_build_of_an_empty_project_says_how_to_start(tmp_path):
+    root = _project(tmp_path)
+    r = run("build", "--root", str(root))
+    assert r.returncode == 0 and "no puzzles yet" in r.stdout and "up to date" not in r.stdout, r.stdout

@@ -194,3 +194,20 @@ def test_yaml_11_number_forms_are_errors_not_other_numbers(line):
 def test_tags_are_kept_as_written():
     p = load_puzzle("---\ntitle: T\ndate: 2026-01-02\ntags: [010, 2026, tv]\n---\nABC | x\n", path="p.txt")
     assert p.meta.tags == ("010", "2026", "tv")  # YAML alone would make the first 8
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ("date: 20261130", "ISO date like 2026-11-30"),   # fromisoformat would take these two
+    ("date: 2026-W05-3", "ISO date like 2026-11-30"),
+    ("draft:", "'draft' must be true or false, not nothing"),
+    ("title:\tX", "YAML takes no tabs here: use spaces"),
+    ("description: one\u2028two", "invisible LINE SEPARATOR (U+2028)"),
+])
+def test_front_matter_slips_are_named_on_their_line(line, fragment):
+    errs = errors_of("---\ntitle: T\n" + ("" if line.startswith("date") else "date: 2026-01-02\n") + line + "\n---\nABC | x\n")
+    at = 3 if line.startswith("date") else 4
+    assert any(e.startswith(f"p.txt:{at}:") and fragment in e for e in errs), errs
+
+
+def test_empty_tags_are_no_tags():
+    assert load_puzzle("---\ntitle: T\ndate: 2026-01-02\ntags:\n---\nABC | x\n", path="p.txt").meta.tags == ()
