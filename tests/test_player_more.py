@@ -693,3 +693,35 @@ def test_on_a_phone_a_long_clue_shows_three_lines_until_tapped(open_page):
     p.page.click(f"#clue-{other.direction.value}-{other.number}")
     p.page.click(f"#clue-{angel.direction.value}-{angel.number}")
     assert p.page.evaluate("document.querySelector('.clue-bar').getBoundingClientRect().height") == folded
+
+
+LUMINANCE = """([sel, prop]) => {
+    const m = getComputedStyle(document.querySelector(sel))[prop].match(/[\\d.]+/g).map(Number);
+    const lin = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+    return 0.2126 * lin(m[0]) + 0.7152 * lin(m[1]) + 0.0722 * lin(m[2]);
+}"""
+
+
+def contrast(a: float, b: float) -> float:
+    return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+
+
+def test_a_dark_screen_gets_a_dark_page_with_readable_letters_and_a_light_print(open_page):
+    p = open_page("allotment", color_scheme="dark", **DESKTOP)
+    first = p.layout.placements[0]
+    p.page.click(f"#{cell_id(first.cells()[1])}")
+    p.page.keyboard.type("Q")
+    cell = f"#{cell_id(first.cells()[1])}"
+    page_bg = p.page.evaluate(LUMINANCE, ["html", "backgroundColor"])
+    for sel in (cell, f"#{cell_id(first.cells()[0])}", f"#{cell_id(first.cells()[-1])}"):
+        square, letter = p.page.evaluate(LUMINANCE, [sel, "backgroundColor"]), p.page.evaluate(LUMINANCE, [sel + " .letter", "color"])
+        assert square < 0.2 and contrast(square, letter) >= 4.5, (sel, square, letter)
+    assert page_bg < 0.05
+    clue = p.page.evaluate(LUMINANCE, [".clue-list li .clue-text", "color"])
+    assert contrast(page_bg, clue) >= 7
+    # a print is black on white whatever the screen
+    p.page.emulate_media(media="print")
+    assert p.page.evaluate(LUMINANCE, [cell, "backgroundColor"]) > 0.95
+    assert p.page.evaluate(LUMINANCE, [cell + " .letter", "color"]) < 0.05
+    light = open_page("allotment", **DESKTOP)
+    assert light.page.evaluate(LUMINANCE, ["html", "backgroundColor"]) > 0.9  # and a light screen keeps its light page
