@@ -582,7 +582,11 @@ class Watcher:
         if site and not built and not removed:
             done.append("updated the index")
         if failed:
-            done.append(f"failed: {_names(failed)}, last good outputs kept")
+            # only a puzzle that has a page to keep keeps one; a new file with an error has none yet
+            kept = [s for s in failed if (self.out / s / "index.html").exists()]
+            note = "last good outputs kept" if len(kept) == len(failed) else \
+                "no outputs yet" if not kept else f"last good outputs of {_names(kept)} kept"
+            done.append(f"failed: {_names(failed)}, {note}")
         if not done:
             unchanged = len(run.quick.unchanged) if run.quick else 0
             done.append(f"up to date, {unchanged} puzzles" if first else "no output changed")

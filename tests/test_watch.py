@@ -272,6 +272,14 @@ def test_errors_are_reported_and_the_watcher_survives(watch):
     src.write_text(good.replace("Have dinner", "Fixed dinner"))
     watch.wait_served("/a/", lambda s, body: "Fixed dinner" in body, "show the fixed file")
     assert "rebuilt a" in watch.next_summary(n)
+    # a new file with an error has no outputs to keep: the line must not promise any
+    n = len(watch.summaries())
+    (watch.root / "puzzles" / "fresh.txt").write_text(good.replace("CAT | ", "C4T | "))
+    line = watch.next_summary(n, "failed")
+    assert "failed: fresh, no outputs yet" in line and "kept" not in line, line
+    n = len(watch.summaries())
+    (watch.root / "puzzles" / "fresh.txt").unlink()
+    watch.next_summary(n, "fresh.txt")  # its line, before the next test counts lines
     assert "Traceback" not in "\n".join(watch.err)
 
 
