@@ -60,7 +60,7 @@ def weasyprint_floor(root: Path) -> float:
         "for p in sorted((root / 'puzzles').glob('*.txt')):\n"
         "    puzzle = read_puzzle(p)\n"
         "    layout, _ = cached_layout(puzzle, root / '.cache')\n"
-        "    docs.append((pdf_html(puzzle, layout), pdf_stylesheets(puzzle)))\n"
+        "    docs.append((pdf_html(puzzle, layout), pdf_stylesheets(puzzle, layout)))\n"
         "eng = _engine()\n"
         "t0 = time.perf_counter()\n"
         "for html, sheets in docs:\n"

@@ -422,3 +422,29 @@ def test_a_tall_narrow_grid_keeps_its_clues_beside_it():
     assert layout.rows >= 40 and layout.cols <= 8
     plan = plan_page(puzzle, layout)
     assert plan.rest == () and plan.cell >= 13.5, plan
+
+
+@needs_poppler
+def test_a_grid_much_wider_than_tall_prints_on_a_sheet_turned_on_its_side():
+    """52 squares wide, 3 tall: across a portrait page its squares are 10 pt, too small to write in."""
+    from site_builder.layout import layout_puzzle
+    from site_builder.render.pdf import paper_for, sheet_for
+    from site_builder.source import load_puzzle
+
+    words = "ACE BAD CAB DAB EBB FAD GAB HAD ICE JAB KID LAD MAD NAB OAK PAD QUA RAD SAD TAB URN VAT WAD YAK ZAP"
+    text = "---\ntitle: Wide\ndate: 2026-12-04\nsize: 52\n---\n*" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 2 + " | Twice\n"
+    puzzle = load_puzzle(text + "".join(f"{w} | {w.lower()}\n" for w in words.split()), path="wide.txt")
+    layout = layout_puzzle(puzzle)
+    if layout.cols < layout.rows:  # lay it on its side: the same crossword, across and down swapped
+        turned = {Direction.ACROSS: Direction.DOWN, Direction.DOWN: Direction.ACROSS}
+        layout = dataclasses.replace(layout, rows=layout.cols, cols=layout.rows, placements=tuple(
+            dataclasses.replace(p, row=p.col, col=p.row, direction=turned[p.direction]) for p in layout.placements))
+    assert layout.cols == 52
+    sheet = sheet_for(puzzle, layout)
+    assert sheet.landscape and plan_page(puzzle, layout, sheet).cell >= 1.2 * plan_page(puzzle, layout).cell
+    info = pdf_info(render_pdf(puzzle, layout))
+    assert info["Page size"].split()[:3] == ["792", "x", "612"], info
+    # the same puzzle upright (3 wide, 52 tall) keeps the upright sheet, as does a usual grid
+    upright = dataclasses.replace(layout, rows=layout.cols, cols=layout.rows)
+    assert not sheet_for(puzzle, upright).landscape and paper_for(puzzle).width == 612
+    assert not sheet_for(*tricky_puzzle()).landscape

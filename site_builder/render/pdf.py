@@ -52,6 +52,15 @@ class Paper:
     margin_top: float = 15 * MM  # these four match @page in pdf.css
     margin_side: float = 15 * MM
     margin_bottom: float = 17 * MM
+    landscape: bool = False
+
+    @property
+    def css_size(self) -> str:
+        return f"{self.name} landscape" if self.landscape else self.name
+
+    def turned(self) -> "Paper":
+        """The same sheet on its side (the margins stay where pdf.css puts them)."""
+        return replace(self, width=self.height, height=self.width, landscape=not self.landscape)
 
     @property
     def content_width(self) -> float:
@@ -91,6 +100,10 @@ WRAP_SLACK = 0.985  # wrap a little short of the column
 RETRY_STEP = 14.0  # room given up per retry when a page-one column overflowed
 RETRIES = 5  # tries with less room each; then page one holds the grid alone (`grid_only`)
 KEY_MAX_CELL = 15.0
+# a grid this many times wider than tall is tried on a landscape sheet, taken when its squares come out
+# LANDSCAPE_GAIN times larger (a 52x5 grid has 10 pt squares across a portrait page, 14 on its side)
+LANDSCAPE_RATIO = 1.6
+LANDSCAPE_GAIN = 1.2
 KEY_GRID_SHARE = 0.55  # at most this share of the key page's height goes to the solution grid
 
 
@@ -108,10 +121,7 @@ class _Engine:
         self.weasyprint = weasyprint
         self.font_config = FontConfiguration()
         self.css = weasyprint.CSS(filename=str(CSS_FILE), font_config=self.font_config)
-        self.page_css = {
-            key: weasyprint.CSS(string=f"@page {{ size: {p.name}; }}", font_config=self.font_config)
-            for key, p in PAPERS.items()
-        }
+        self.page_css: dict[str, object] = {}  # by CSS page size, made on first use
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES)),
             autoescape=True,
@@ -130,10 +140,13 @@ def _engine() -> _Engine:
     return _Engine()
 
 
-def pdf_stylesheets(puzzle: Puzzle) -> list:
-    """The parsed stylesheets a render of `puzzle` uses (pdf.css and the paper size)."""
+def pdf_stylesheets(puzzle: Puzzle, layout: Layout | None = None) -> list:
+    """The parsed stylesheets a render of `puzzle` uses (pdf.css and the sheet: `sheet_for` with a layout)."""
     eng = _engine()
-    return [eng.css, eng.page_css[paper_for(puzzle).name.lower()]]
+    size = (sheet_for(puzzle, layout) if layout is not None else paper_for(puzzle)).css_size
+    if size not in eng.page_css:
+        eng.page_css[size] = eng.weasyprint.CSS(string=f"@page {{ size: {size}; }}", font_config=eng.font_config)
+    return [eng.css, eng.page_css[size]]
 
 
 # ------------------------------------------------------------------ sizing
@@ -141,6 +154,19 @@ def pdf_stylesheets(puzzle: Puzzle) -> list:
 
 def paper_for(puzzle: Puzzle) -> Paper:
     return PAPERS.get(puzzle.meta.paper.lower(), PAPERS["letter"])
+
+
+def sheet_for(puzzle: Puzzle, layout: Layout) -> Paper:
+    """The puzzle's paper, turned on its side for a grid much wider than tall when that makes its squares
+    LANDSCAPE_GAIN times larger (both pages: the answer key's grid is as wide)."""
+    paper = paper_for(puzzle)
+    if layout.cols <= LANDSCAPE_RATIO * layout.rows:
+        return paper
+    upright = plan_page(puzzle, layout, paper).cell
+    if upright >= MAX_CELL:
+        return paper
+    turned = paper.turned()
+    return turned if plan_page(puzzle, layout, turned).cell >= LANDSCAPE_GAIN * upright else paper
 
 
 def masthead_height(puzzle: Puzzle, paper: Paper) -> float:
@@ -408,10 +434,10 @@ def _groups(items: list[Item], indexes, continued: bool = False) -> list[dict]:
     return runs
 
 
-def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None) -> str:
+def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None, paper: Paper | None = None) -> str:
     """The HTML WeasyPrint lays out (useful for inspection)."""
     eng = _engine()
-    paper = paper_for(puzzle)
+    paper = paper or sheet_for(puzzle, layout)
     plan = plan or plan_page(puzzle, layout, paper)
     items = clue_items(layout)
     m = puzzle.meta
@@ -491,16 +517,16 @@ def _overflows(doc, plan: Plan, paper: Paper) -> bool:
 def render_pdf(puzzle: Puzzle, layout: Layout) -> bytes:
     """The puzzle as a print-ready PDF on the paper its front matter names."""
     eng = _engine()
-    paper = paper_for(puzzle)
-    stylesheets = pdf_stylesheets(puzzle)
+    paper = sheet_for(puzzle, layout)
     give = 0.0
     with eng.lock:  # one FontConfiguration is shared; WeasyPrint is not meant for concurrent use of it
+        stylesheets = pdf_stylesheets(puzzle, layout)
         for attempt in range(RETRIES + 1):
             # the last try never overflows: page one holds only the grid, and every clue flows on from page two
             plan = plan_page(puzzle, layout, paper, give)
             if attempt == RETRIES:
                 plan = grid_only(plan, layout, paper)
-            html = eng.weasyprint.HTML(string=pdf_html(puzzle, layout, plan), base_url=str(STATIC) + "/")
+            html = eng.weasyprint.HTML(string=pdf_html(puzzle, layout, plan, paper), base_url=str(STATIC) + "/")
             doc = html.render(stylesheets=stylesheets, font_config=eng.font_config)
             if not _overflows(doc, plan, paper):
                 break
