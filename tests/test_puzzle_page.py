@@ -185,3 +185,9 @@ def test_page_shows_notes_folded_and_the_copyright():
 def test_page_without_notes_or_copyright_has_neither_block(small):
     text = page(*small)
     assert 'class="notes"' not in text and 'class="copyright"' not in text
+
+
+def test_the_tools_are_a_labelled_group_not_a_toolbar(small):
+    # role=toolbar promises arrow-key movement between its controls (one tab stop); they move with Tab
+    text = page(*small)
+    assert '<div class="toolbar" role="group" aria-label="Puzzle tools" hidden>' in text and 'role="toolbar"' not in text
