@@ -61,21 +61,23 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
     text = raw.strip()
     text = re.sub(r"\s+", " ", text)
     folded = []
+    typed: list[str] = []  # the character as written that gave each character of `display`
     for ch in text:
         if unicodedata.combining(ch):  # an accent typed as its own mark (NFD text, e + U+0301) folds away too
             continue
         up = ch.upper()
         if up in _SPECIAL_FOLDS:
-            folded.append(_SPECIAL_FOLDS[up])
-            continue
-        base = "".join(c for c in unicodedata.normalize("NFKD", up) if not unicodedata.combining(c))
-        folded.append(base if base else ch)
+            base = _SPECIAL_FOLDS[up]
+        else:
+            base = "".join(c for c in unicodedata.normalize("NFKD", up) if not unicodedata.combining(c)) or ch
+        folded.append(base)
+        typed += [ch] * len(base)
     display = "".join(folded)
     letters: list[str] = []
     parts: list[int] = []
     seps: list[str] = []
     current = 0
-    for ch in display:
+    for i, ch in enumerate(display):
         if "A" <= ch <= "Z":
             letters.append(ch)
             current += 1
@@ -88,8 +90,9 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
             seps.append(_BREAKS[ch])
             current = 0
         else:
+            shown = repr(ch) if typed[i] == ch else f"{typed[i]!r} (read as {ch!r})"
             raise ValueError(
-                f"character {ch!r} cannot be in an answer (use letters; spaces, hyphens, apostrophes and full stops are allowed)"
+                f"character {shown} cannot be in an answer (use letters; spaces, hyphens, apostrophes and full stops are allowed)"
             )
     if current == 0 and parts:
         raise ValueError("an answer cannot end with a space or hyphen")

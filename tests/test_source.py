@@ -211,3 +211,11 @@ def test_front_matter_slips_are_named_on_their_line(line, fragment):
 
 def test_empty_tags_are_no_tags():
     assert load_puzzle("---\ntitle: T\ndate: 2026-01-02\ntags:\n---\nABC | x\n", path="p.txt").meta.tags == ()
+
+
+def test_a_bad_character_is_named_as_typed():
+    # NFKD makes a circled one a plain 1: the message names what the author wrote
+    with pytest.raises(ValueError, match=r"character '\u2460' \(read as '1'\) cannot be in an answer"):
+        normalise_answer("\u2460X")
+    with pytest.raises(ValueError, match=r"character '3' cannot be in an answer"):
+        normalise_answer("AB3")
