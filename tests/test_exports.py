@@ -436,3 +436,9 @@ def test_text_markdown_and_json_carry_description_notes_and_copyright(tricky, tp
     assert data["copyright"] == "\u00a9 2026 Zo\u00eb O'Brien" and data["notes"] == puzzle.meta.notes
     plain = layout_json(*tp)  # absent in the source, absent here
     assert "copyright" not in plain and "notes" not in plain
+
+
+def test_ipuz_date_has_a_four_digit_year(tp):
+    puzzle, layout = tp
+    early = dataclasses.replace(puzzle, meta=dataclasses.replace(puzzle.meta, date=__import__("datetime").date(1, 2, 3)))
+    assert json.loads(render_ipuz(early, layout))["date"] == "02/03/0001"

@@ -121,7 +121,7 @@ def ipuz_data(puzzle: Puzzle, layout: Layout) -> dict:
         if value:
             data[key] = value if key == "notes" else one_line(value)
     if m.date:
-        data["date"] = m.date.strftime("%m/%d/%Y")
+        data["date"] = f"{m.date.month:02}/{m.date.day:02}/{m.date.year:04}"  # strftime writes year 1 as "1"
     data.update(
         {
             "origin": ORIGIN,
