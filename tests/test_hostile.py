@@ -415,12 +415,27 @@ def test_xd_structure(exported, numbers):
     assert any("CREMEBRULEE" in line for line in list(xd.grid) + cols)
 
 
+def txt_clues(text: str) -> list[str]:
+    """The clue lines of a .txt, each with the lines it wraps onto (indented under its text) joined on."""
+    out: list[str] = []
+    for ln in text.split("\n"):
+        if re.match(r" *\d+\. ", ln):
+            out.append(ln)
+        elif out and ln.startswith(" " * 5) and ln.strip():
+            out[-1] += " " + ln.strip()
+        elif out and out[-1] is not None:
+            out.append(None)  # anything else ends the clue
+    return [c for c in out if c is not None]
+
+
 @pytest.mark.parametrize("case", list(CASES))
 def test_txt_clue_one_line(exported, numbers, case):
+    # one clue each (a long one wraps onto lines indented under its text, within 80 columns)
     _, number, enum = numbers[letters(NAME_OF[case])]
     want = squash(f"{CASES[case]} ({enum})")
-    hits = [ln for ln in exported["txt"].split("\n") if re.match(rf" *{number}\. ", ln) and squash(ln.split(". ", 1)[1]) == want]
+    hits = [ln for ln in txt_clues(exported["txt"]) if re.match(rf" *{number}\. ", ln) and squash(ln.split(". ", 1)[1]) == want]
     assert len(hits) == 1
+    assert all(len(ln) <= 80 for ln in exported["txt"].split("\n") if re.match(r" *\d+\. ", ln))
 
 
 def test_txt_structure(exported):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import re
+import textwrap
 import unicodedata
 
 from ..model import Layout, Placement, Puzzle
@@ -45,6 +46,9 @@ def clue_text(p: Placement) -> str:
     """The clue as printed, with its enumeration: 'Deputy Brennan (4)'."""
     clue = printable(p.entry.clue) or "(no clue yet)"
     return f"{clue} ({p.entry.enumeration})"
+
+
+TEXT_WIDTH = 80  # columns of a clue line in the text outputs
 
 
 def paragraphs(text: str) -> list[str]:
@@ -96,7 +100,8 @@ def render_text(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> st
             line = f"{p.number:>3}. {clue_text(p)}"
             if solution:
                 line += f"  {p.entry.display}"
-            out.append(line)
+            # a long clue wraps under its text, as on paper (a terminal or a printer would cut it or run on)
+            out.extend(textwrap.wrap(line, TEXT_WIDTH, subsequent_indent=" " * 5, break_on_hyphens=False))
         out.append("")
     return "\n".join(out)
 
@@ -163,9 +168,9 @@ def render_text_file(puzzle: Puzzle, layout: Layout) -> str:
         out.append("")
     # as in the PDF, the notes (which may give answers away) and the copyright come after the answers
     for para in paragraphs(puzzle.meta.notes):
-        out += [para, ""]
+        out += [*textwrap.wrap(para, TEXT_WIDTH, break_on_hyphens=False), ""]
     if puzzle.meta.copyright.strip():
-        out += [_one_line(puzzle.meta.copyright), ""]
+        out += [*textwrap.wrap(_one_line(puzzle.meta.copyright), TEXT_WIDTH, break_on_hyphens=False), ""]
     return "\n".join(out)
 
 
