@@ -18,7 +18,7 @@ from typing import Iterable, Sequence
 
 from .errors import PuzzleError
 from .model import Entry
-from .source import _SPECIAL_FOLDS, parse_source, puzzle_sources, read_source, slug_for
+from .source import _SPECIAL_FOLDS, LINE_BREAKS, parse_source, puzzle_sources, read_source, slug_for
 
 ERROR = "error"
 WARNING = "warning"
@@ -133,6 +133,25 @@ def _clue_start(line: str) -> int:
     return bar + len(line[bar:]) - len(line[bar:].lstrip())
 
 
+def _clue_columns(line: str, clue: str) -> list[int]:
+    """The 1-based column on `line` of each character of `clue`, the clue as read (see source.one_line:
+    line breaks are spaces, other control characters gone, runs of spaces one); a warning about the
+    clue's Nth character points at column [N] of the line as written."""
+    start = _clue_start(line)
+    kept: list[tuple[str, int]] = []
+    for i in range(start, len(line)):
+        ch = line[i]
+        if ch in LINE_BREAKS:
+            ch = " "
+        elif unicodedata.category(ch) == "Cc":
+            continue
+        if ch == " " and (not kept or kept[-1][0] == " "):
+            continue
+        kept.append((ch, i + 1))
+    cols = [c for _, c in kept][: len(clue)]
+    return cols if "".join(ch for ch, _ in kept[: len(clue)]) == clue else [start + 1 + i for i in range(len(clue))]
+
+
 def _answer_in_clue(entry: Entry, line: str) -> tuple[int, str] | None:
     start = _clue_start(line)
     tokens = words_with_columns(line, start)
@@ -179,6 +198,7 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str]) -> 
     for entry in entries:
         line = lines[entry.line - 1]
         clue_col = _clue_start(line) + 1
+        cols = _clue_columns(line, entry.clue)  # the column of each character of the clue as read
         answer_col = len(line) - len(line.lstrip().lstrip("*").lstrip()) + 1
 
         hit = _answer_in_clue(entry, line)
@@ -186,7 +206,7 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str]) -> 
             warn(entry, hit[0] + 1, hit[1], "answer-in-clue")
 
         if len(entry.clue) > LONG_CLUE:
-            warn(entry, clue_col + LONG_CLUE, (
+            warn(entry, cols[LONG_CLUE], (
                 f"the clue is {len(entry.clue)} characters, over {LONG_CLUE}; "
                 "a long clue is hard to read in a printed clue list, so shorten it"
             ), "long-clue")
@@ -205,13 +225,13 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str]) -> 
         if m:
             typed = re.sub(r"\s+", "", m.group(1))
             note = "" if typed == entry.enumeration else f", and it is wrong: {entry.display} is ({entry.enumeration})"
-            warn(entry, clue_col + m.start(), (
+            warn(entry, cols[m.start()], (
                 f"the clue ends with '({typed})' but the enumeration is added from the answer{note}; remove it"
             ), "enumeration-in-clue")
 
         missing = _missing_glyphs(entry.clue)
         if missing:
-            warn(entry, clue_col + entry.clue.index(missing[0]), _glyph_message(missing), "missing-glyph")
+            warn(entry, cols[entry.clue.index(missing[0])], _glyph_message(missing), "missing-glyph")
 
         # two answers that give each other away: a shared word, or one inside the other
         flagged = False

@@ -224,20 +224,22 @@ def _check_value(key: str, value: Any) -> Any:
     return value
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     """A clue as every output shows it: the control characters that break lines or space words (a tab,
     a word processor's vertical tab or form feed, NEL, Unicode's line and paragraph separators) become
-    a space, other control characters (a bell, an escape) go, and runs of spaces become one space."""
+    a space, other control characters (a bell, an escape) and what no file may hold (a lone surrogate)
+    go, and runs of spaces become one space. Every output's one-line text (a clue, a title, a byline)
+    is this, so they all agree."""
     out = []
     for ch in text:
-        if ch in _LINE_BREAKS:
+        if ch in LINE_BREAKS:
             out.append(" ")
-        elif unicodedata.category(ch) != "Cc":
+        elif unicodedata.category(ch) != "Cc" and not ("\ud800" <= ch <= "\udfff" or ch in "\ufffe\uffff"):
             out.append(ch)
     return re.sub(r" {2,}", " ", "".join(out)).strip()
 
 
-_LINE_BREAKS = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")
+LINE_BREAKS = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")
 
 
 _UNCLOSED = {
@@ -555,7 +557,7 @@ def parse_source(
             errors.append(PuzzleError(shown, lineno, "expected 'ANSWER | clue'; this line has no '|'", col=lead))
             continue
         answer_part, clue = raw.split("|", 1)
-        clue = _one_line(clue)
+        clue = one_line(clue)
         answer_raw = answer_part.strip()
         required = answer_raw.startswith("*")
         if required:

@@ -359,3 +359,13 @@ def test_front_matter_the_prints_show_is_checked_for_missing_glyphs(tmp_path):
                  "CAT | Pet\nACE | Top card\n")
     got = [(d.line, d.col, d.message.split(":")[0]) for d in lint_file(f) if d.code == "missing-glyph"]
     assert got == [(2, 8, "title"), (4, 13, "author")]
+
+
+def test_clue_warnings_point_at_the_line_as_written(tmp_path):
+    # the clue is read with runs of spaces as one and control characters gone; columns are the file's
+    f = tmp_path / "cols.txt"
+    f.write_text(HEAD + "GARDEN | Place    with     many    spaces      (6)\nNOTES | Bell\x07\x07\x07\x07 then \U0001f6f8 ship\n")
+    got = {d.code: d.col for d in lint_file(f)}
+    line = "GARDEN | Place    with     many    spaces      (6)"
+    assert got["enumeration-in-clue"] == line.index("(6)") + 1
+    assert got["missing-glyph"] == len("NOTES | Bell\x07\x07\x07\x07 then ") + 1

@@ -24,12 +24,12 @@ How a freeform grid maps onto each format (docs/exports.md says more):
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from typing import Callable
 
 from .. import __version__
 from ..model import Direction, Layout, Placement, Puzzle
+from ..source import one_line  # clues and front-matter text on one line, as every output shows them
 from . import text as text_render
 
 IPUZ_KIND = "http://ipuz.org/crossword#1"
@@ -39,18 +39,6 @@ ORIGIN = f"Crossword Press {__version__}"
 # ------------------------------------------------------------------ shared
 
 
-def one_line(text: str) -> str:
-    """`text` with every line break, tab or control character turned into one space.
-
-    Clues are one line in the source already; front-matter text may not be.
-    """
-    out = []
-    for ch in text:
-        if ch in "\u2028\u2029" or unicodedata.category(ch) == "Cc":
-            out.append(" ")
-        else:
-            out.append(ch)
-    return re.sub(r" {2,}", " ", "".join(out)).strip()
 
 
 def clue_of(p: Placement) -> str:

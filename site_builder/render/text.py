@@ -9,6 +9,7 @@ import textwrap
 import unicodedata
 
 from ..model import Layout, Placement, Puzzle
+from ..source import one_line
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
@@ -210,7 +211,7 @@ def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(printable(text).split())
+    return one_line(text)
 
 
 _RTL = ("R", "AL")
