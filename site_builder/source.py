@@ -249,14 +249,19 @@ _UNCLOSED = {
 }
 
 
-def _unclosed(exc: yaml.YAMLError) -> tuple[str, Any] | None:
-    """(advice, mark) when the error is a bracket or quote opened on an earlier line and never closed."""
+def _unclosed(exc: yaml.YAMLError, text: str) -> tuple[str, Any] | None:
+    """(advice, mark) when the error is a bracket or quote opened on an earlier line and never closed:
+    no closing character anywhere after it (a closed one with a slip inside keeps YAML's own place)."""
     context = getattr(exc, "context", None) or ""
     ctx, mark = getattr(exc, "context_mark", None), getattr(exc, "problem_mark", None)
     if ctx is None or mark is None or ctx.line >= mark.line:
         return None
     for kind, advice in _UNCLOSED.items():
         if kind in context:
+            opener = text[ctx.index] if ctx.index < len(text) else ""
+            closer = {"[": "]", "{": "}", '"': '"', "'": "'"}.get(opener)
+            if closer is None or closer in text[ctx.index + 1:]:
+                return None
             return advice, ctx
     return None
 
@@ -282,7 +287,7 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
-        opened = _unclosed(exc)
+        opened = _unclosed(exc, text)
         if opened is not None and mark is not None:
             # YAML notices an unclosed bracket or quote only on a later line: point at where it opened
             what, ctx = opened

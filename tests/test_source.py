@@ -219,3 +219,10 @@ def test_a_bad_character_is_named_as_typed():
         normalise_answer("\u2460X")
     with pytest.raises(ValueError, match=r"character '3' cannot be in an answer"):
         normalise_answer("AB3")
+
+
+def test_a_closed_bracket_or_quote_with_a_slip_inside_keeps_yamls_place():
+    errs = errors_of('---\ntitle: T\ndate: 2026-01-02\nnotes: "first line\n  second \\q line"\n---\nABC | x\n')
+    assert errs[0].startswith("p.txt:5:") and "never closed" not in errs[0] and "escape" in errs[0], errs
+    errs = errors_of("---\ntitle: T\ndate: 2026-01-02\ntags: [a,\n  b: c: d]\n---\nABC | x\n")
+    assert errs[0].startswith("p.txt:5:") and "never closed" not in errs[0], errs
