@@ -725,3 +725,54 @@ def test_a_dark_screen_gets_a_dark_page_with_readable_letters_and_a_light_print(
     assert p.page.evaluate(LUMINANCE, [cell + " .letter", "color"]) < 0.05
     light = open_page("allotment", **DESKTOP)
     assert light.page.evaluate(LUMINANCE, ["html", "backgroundColor"]) > 0.9  # and a light screen keeps its light page
+
+
+def test_unfolding_the_clue_bar_keeps_the_keyboard_on_the_grid(open_page):
+    p = open_page("long-words", **PHONE)
+    angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
+    p.page.click(f"#clue-{angel.direction.value}-{angel.number}")
+    assert p.page.evaluate("document.activeElement.id") == "grid-input"
+    p.page.tap(".clue-bar-text")
+    assert p.page.evaluate("document.querySelector('.clue-bar').classList.contains('open')")
+    assert p.page.evaluate("document.activeElement.id") == "grid-input"
+    p.page.keyboard.type("A")
+    assert p.letter(*angel.cells()[0]) == "A"
+
+
+def test_scrolling_the_page_leaves_a_browsed_clue_list_where_it_is(open_page):
+    p = open_page("world-capitals", viewport={"width": 1366, "height": 650})
+    p.page.focus("#grid-input")
+    lists = "[...document.querySelectorAll('.clue-list ol')]"
+    p.page.evaluate(f"{lists}[0].scrollTop = 400")
+    before = p.page.evaluate(f"{lists}[0].scrollTop")
+    assert before > 0
+    p.page.mouse.move(300, 400)
+    p.page.mouse.wheel(0, 40)
+    p.page.wait_for_timeout(150)
+    p.page.mouse.wheel(0, -40)
+    p.page.wait_for_timeout(150)
+    assert p.page.evaluate(f"{lists}[0].scrollTop") == before
+
+
+def test_archive_cards_keep_a_short_author_whole_and_a_long_one_inside_a_phone(browser, tmp_path):
+    from site_builder.config import SiteConfig
+    from site_builder.render.pages import site_pages
+    from site_builder.site import PuzzleInfo
+
+    infos = []
+    for slug, author in (("short", "The Crossword Press"), ("long", "Zoe.OBrien.at.example.org.crosswords.press")):
+        puzzle = load_puzzle(SMALL.replace("author: Test Setter", f"author: {author}"), slug=slug)
+        infos.append(PuzzleInfo(puzzle, _build(tmp_path, puzzle)))
+    for name, data in {**site_pages(infos, SiteConfig()), **static_files()}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data if isinstance(data, bytes) else data.encode())
+    context = browser.new_context(viewport={"width": 320, "height": 700}, is_mobile=True)
+    page = context.new_page()
+    page.goto((tmp_path / "index.html").as_uri())
+    rects = page.evaluate("[...document.querySelectorAll('.meta .author')].map(e => [e.textContent, e.getClientRects().length,"
+                          " Math.round(e.getBoundingClientRect().right)])")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert width <= 320, width
+    short = next(r for r in rects if r[0].startswith("The Crossword"))
+    assert short[1] == 1 and all(r[2] <= 320 for r in rects), rects

@@ -366,11 +366,22 @@
     }
     return clueLists.style.maxHeight !== was;
   }
-  // on scroll, once a frame; the lists follow the selection again only when their height changed
+  // Whether the whole of a clue shows in its list's box (not whether the window shows it).
+  function inListView(li) {
+    if (!li) return false;
+    var box = li.parentElement.getBoundingClientRect(), r = li.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+  }
+  // On scroll, once a frame. A list that gets shorter brings back into its view a selected clue that
+  // was in view; a list the solver has scrolled away from the selection (to browse) stays where it is.
   function queueFitClues() {
     if (fitQueued) return;
     fitQueued = true;
-    window.requestAnimationFrame(function () { if (fitClues() && cur) showSelection(false); });
+    window.requestAnimationFrame(function () {
+      var entry = cur && currentEntry(), cross = cur && cur[other(dir)];
+      var keep = [entry && entry.li, cross && cross.li].filter(inListView);
+      if (fitClues()) keep.forEach(scrollClueIntoView);
+    });
   }
 
   // Cells under 20px are hard to hit with a finger: below that the grid keeps
@@ -905,8 +916,14 @@
   renderTimer();
   window.addEventListener('scroll', queueFitClues, { passive: true });
   // a long clue in the phone's sticky bar shows three lines; a tap shows it whole, another folds it
-  clueBar.querySelector('.clue-bar-text').addEventListener('click', function () {
+  var barText = clueBar.querySelector('.clue-bar-text');
+  // as on the grid, pressing it must not take the keyboard from the grid (a phone's would close)
+  var barHadKeys = false;
+  barText.addEventListener('pointerdown', function () { barHadKeys = document.activeElement === input; });
+  barText.addEventListener('mousedown', function (e) { e.preventDefault(); });
+  barText.addEventListener('click', function () {
     clueBar.classList.toggle('open');
+    if (barHadKeys && document.activeElement !== input) input.focus({ preventScroll: true });
   });
 
   var start = saved && saved.cursor && cellAt[saved.cursor[0] + ',' + saved.cursor[1]];
