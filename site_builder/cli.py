@@ -202,6 +202,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     if not result.built and not result.removed and not result.failed and not args.quiet:
         if result.unchanged:
             print(f"up to date: {len(result.unchanged)} puzzle{'s' if len(result.unchanged) != 1 else ''}")
+        elif result.drafts:
+            n = len(result.drafts)
+            print(f"nothing published: {n} draft{'s' if n != 1 else ''} ({', '.join(result.drafts)}); "
+                  "set 'draft: false' (or remove the line) to publish one")
         else:
             print("no puzzles yet: add one to puzzles/, like puzzles/my-first.txt (see README, Source format)")
     if result.failed:
@@ -364,10 +368,13 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 128 + signal.SIGPIPE
-    except OSError as exc:  # a folder that cannot be written, a file where a folder goes: the user's to fix
+    except OSError as exc:
         if _stopped:
             return _stop_message()
-        error = FileSystemError(exc, getattr(args, "out", None) or ".")
+        if exc.filename:  # a folder that cannot be written, a file where a folder goes: the user's to fix
+            error: CrosswordError = FileSystemError(exc)
+        else:
+            error = InternalError(getattr(args, "words", None) or args.command, exc, traceback.format_exc())
         _print_error(error)
         return error.exit_status
     except Exception as exc:

@@ -119,8 +119,13 @@ class FileSystemError(CrosswordError):
 
     def __init__(self, exc: OSError, fallback: str | Path = "."):
         self.path = str(exc.filename) if getattr(exc, "filename", None) else str(fallback)
+        name = Path(self.path).name
+        if name.startswith(".") and name.endswith(".tmp"):  # the writer's temporary file: its folder is the one
+            self.path = str(Path(self.path).parent)
+        in_cache = ".cache" in Path(self.path).parts
         if isinstance(exc, PermissionError):
-            fix = "make it writable, or build somewhere else (--out)"
+            fix = "make .cache writable, or delete it (it is rebuilt)" if in_cache else \
+                "make it writable, or build somewhere else (--out)"
         elif isinstance(exc, (NotADirectoryError, FileExistsError)):
             # name the file in the way: the first part of the path that exists and is no folder
             blocker = next((p for p in reversed(Path(self.path).parents) if p.exists() and not p.is_dir()), None)

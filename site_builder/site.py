@@ -250,6 +250,7 @@ class BuildResult:
     # puzzles the build could not read but whose front matter says `draft: true`: errors all the same,
     # but they hold no page back (the index, tags and feed are written; a draft is on none of them)
     failed_drafts: set[str] = field(default_factory=set)
+    drafts: list[str] = field(default_factory=list)  # drafts that read well, kept off the site
     # answers a layout left out: slug -> "left out: ..." (the build line says it; watch repeats it)
     left_out: dict[str, str] = field(default_factory=dict)
 
@@ -363,6 +364,7 @@ def build_site(
                 result.failed_drafts.add(slug)
             continue
         if puzzle.meta.draft:
+            result.drafts.append(slug)
             continue
         key = _source_key(path, code, config)
         if only is not None and slug not in only and (out / slug).exists():
@@ -513,7 +515,7 @@ def _remove_stale(out: Path, published: set[str]) -> list[str]:
     """Delete puzzle folders of public/ whose puzzle is gone or now a draft.
 
     A folder counts as a puzzle's only when it looks like one this build made: files only (no
-    subfolder), among them the page, the layout JSON and the ipuz named for the folder. `--out`
+    subfolder), among them the layout JSON named for the folder and its page, SVG or ipuz. `--out`
     may name a folder holding other things (an `api/api.json` beside its images stays).
     """
     removed = []
@@ -523,7 +525,9 @@ def _remove_stale(out: Path, published: set[str]) -> list[str]:
         if not d.is_dir() or d.is_symlink() or d.name in published or d.name in ("static", "tags"):
             continue
         names = {f.name for f in d.iterdir()}
-        ours = {"index.html", f"{d.name}.json", f"{d.name}.ipuz"} <= names and all(f.is_file() for f in d.iterdir())
+        # the JSON is written first and the page among the last: a folder a stopped build left has the JSON
+        ours = f"{d.name}.json" in names and names & {"index.html", f"{d.name}.svg", f"{d.name}.ipuz"} and \
+            all(f.is_file() for f in d.iterdir())
         if ours:
             shutil.rmtree(d)
             removed.append(d.name)

@@ -150,6 +150,8 @@ RANGES = {"size": (3, MAX_SIZE), "seeds": (1, 100_000), "seed": (0, 2**32 - 1), 
 def _check_value(key: str, value: Any) -> Any:
     """Return the validated value or raise ValueError saying what is allowed."""
     kind = KEYS[key].kind
+    if value is None and kind not in ("text", "tags"):  # `size:` with nothing after it
+        raise ValueError(f"'{key}' is empty; write a value after '{key}:' or remove the line")
     if kind == "text":
         if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
             raise ValueError(f"'{key}' must be text")
@@ -169,8 +171,8 @@ def _check_value(key: str, value: Any) -> Any:
             raise ValueError(f"'{key}' must not be empty")
         return text
     if kind == "date":
-        if isinstance(value, _dt.datetime):
-            return value.date()
+        if isinstance(value, _dt.datetime):  # YAML reads `2026-01-02 10:00:00` as a time of day too
+            raise ValueError(f"'date' must be a date like 2026-11-30, without a time, not '{value.isoformat(sep=' ')}'")
         if isinstance(value, _dt.date):
             return value
         text = str(value).strip()
@@ -199,8 +201,7 @@ def _check_value(key: str, value: Any) -> Any:
         return tuple(tags)
     if kind == "bool":
         if not isinstance(value, bool):
-            shown = "nothing" if value is None else repr(value)
-            raise ValueError(f"'{key}' must be true or false, not {shown}")
+            raise ValueError(f"'{key}' must be true or false, not {value!r}")
         return value
     if kind == "paper":
         v = str(value).strip().lower()

@@ -760,7 +760,13 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
     thread = None
     restart: list[Path] = []
     try:
-        watcher.start_observer()  # before the first build: a save during it is not lost
+        try:
+            watcher.start_observer()  # before the first build: a save during it is not lost
+        except OSError as exc:  # inotify's limits (a machine already watching many files)
+            fix = ("raise the limit: sudo sysctl fs.inotify.max_user_watches=524288 (and max_user_instances)"
+                   if exc.errno in (errno.ENOSPC, errno.EMFILE) else "check the folders exist and can be read")
+            print(f"error: cannot watch the project's folders for saves: {exc.strerror or exc}; {fix}", file=sys.stderr)
+            return 2
         run = watcher.start()
         thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
         thread.start()

@@ -235,3 +235,49 @@ def test_build_of_an_empty_project_says_how_to_start(tmp_path):
     root = _project(tmp_path)
     r = run("build", "--root", str(root))
     assert r.returncode == 0 and "no puzzles yet" in r.stdout and "up to date" not in r.stdout, r.stdout
+
+
+def test_a_project_of_drafts_only_says_nothing_is_published(tmp_path):
+    root = _project(tmp_path, **{"wip.txt": SMALL_PUZZLE.replace("date: 2026-01-02\n", "date: 2026-01-02\ndraft: true\n")})
+    r = run("build", "--root", str(root))
+    assert r.returncode == 0 and "nothing published: 1 draft (wip)" in r.stdout and "no puzzles yet" not in r.stdout, r.stdout
+
+
+def test_file_system_errors_name_the_folder_and_the_right_fix(tmp_path):
+    import errno
+
+    from site_builder.errors import FileSystemError
+
+    temp = PermissionError(errno.EACCES, "Permission denied", str(tmp_path / ".cache" / "layouts" / ".ab12.json.k2j3_x9q.tmp"))
+    message = str(FileSystemError(temp))
+    assert message.startswith(f"{tmp_path / '.cache' / 'layouts'}: ") and "make .cache writable" in message and "--out" not in message
+    out = PermissionError(errno.EACCES, "Permission denied", str(tmp_path / "public" / "a" / ".a.pdf.x1y2z3ab.tmp"))
+    assert str(FileSystemError(out)).startswith(f"{tmp_path / 'public' / 'a'}: ") and "--out" in str(FileSystemError(out))
+
+
+def test_watch_says_how_to_raise_the_inotify_limit(tmp_path, monkeypatch, capsys):
+    import errno
+
+    from site_builder import watch
+
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+
+    def full(self):
+        raise OSError(errno.ENOSPC, "inotify watch limit reached")
+
+    monkeypatch.setattr(watch.Watcher, "start_observer", full)
+    assert watch.run_watch(root, "127.0.0.1", 0, None) == 2
+    err = capsys.readouterr().err
+    assert "cannot watch the project's folders" in err and "max_user_watches" in err and "disk space" not in err, err
+
+
+def test_a_folder_a_stopped_build_left_goes_when_its_puzzle_does(tmp_path):
+    from site_builder.site import _remove_stale
+
+    out = tmp_path / "public"
+    (out / "gone").mkdir(parents=True)
+    (out / "gone" / "gone.json").write_text("{}")
+    (out / "gone" / "gone.svg").write_text("<svg/>")  # stopped before the page and the ipuz
+    (out / "api").mkdir()
+    (out / "api" / "api.json").write_text("{}")  # someone else's: no page, SVG or ipuz of its name
+    assert _remove_stale(out, published=set()) == ["gone"] and (out / "api" / "api.json").exists()

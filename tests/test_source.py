@@ -199,7 +199,9 @@ def test_tags_are_kept_as_written():
 @pytest.mark.parametrize("line, fragment", [
     ("date: 20261130", "ISO date like 2026-11-30"),   # fromisoformat would take these two
     ("date: 2026-W05-3", "ISO date like 2026-11-30"),
-    ("draft:", "'draft' must be true or false, not nothing"),
+    ("draft:", "'draft' is empty; write a value after 'draft:'"),
+    ("size:", "'size' is empty; write a value after 'size:'"),
+    ("date: 2026-01-02 10:00:00", "without a time"),
     ("title:\tX", "YAML takes no tabs here: use spaces"),
     ("description: one\u2028two", "invisible LINE SEPARATOR (U+2028)"),
 ])
