@@ -612,7 +612,8 @@ def parse_source(
         entries.append(Entry(norm.letters, clue, norm.display, norm.enumeration, required, lineno))
 
     if not entries and not errors:
-        errors.append(PuzzleError(shown, None, "no entries; add lines like 'ANSWER | clue' after the front matter"))
+        after = " after the front matter" if has_front else ""
+        errors.append(PuzzleError(shown, None, f"no entries; add lines like 'ANSWER | clue'{after}"))
     return result(entries)
 
 

@@ -293,3 +293,20 @@ def test_empty_list_and_words_over_the_cap():
     assert layout.rows <= 5 and layout.cols <= 5
     assert [e.answer for e in layout.unplaced] == ["ABCDEFGHIJ"]
     assert_valid(layout)
+
+
+@pytest.mark.parametrize("strategy", ["optimize", "freeform", "scored"])
+def test_a_required_answer_alone_in_the_grid_is_missing_for_every_strategy(strategy):
+    # ABC and CAB cross; *DEF crosses nothing: a one-word grid of DEF is no crossword (exit 1 names DEF)
+    puzzle = load_puzzle("ABC | a\n*DEF | b\nCAB | c\n", path="lone.txt", slug="lone", require_front_matter=False)
+    with pytest.raises(LayoutError) as info:
+        layout_puzzle(puzzle, params_for(puzzle, strategy=strategy))
+    assert "missing: DEF (DEF shares no letter with any other answer" in str(info.value)
+
+
+def test_a_pinned_seed_is_told_to_try_another_seed_not_more_seeds():
+    words = "*AB | a\n*CD | b\n*EF | c\n*GH | d\nAC | e\n"
+    puzzle = load_puzzle(words, path="pin.txt", slug="pin", require_front_matter=False)
+    with pytest.raises(LayoutError) as info:
+        layout_puzzle(puzzle, params_for(puzzle, seed=3, size=3))
+    assert "another --seed" in str(info.value) and "more --seeds" not in str(info.value), str(info.value)

@@ -228,3 +228,8 @@ def test_a_closed_bracket_or_quote_with_a_slip_inside_keeps_yamls_place():
     assert errs[0].startswith("p.txt:5:") and "never closed" not in errs[0] and "escape" in errs[0], errs
     errs = errors_of("---\ntitle: T\ndate: 2026-01-02\ntags: [a,\n  b: c: d]\n---\nABC | x\n")
     assert errs[0].startswith("p.txt:5:") and "never closed" not in errs[0], errs
+
+
+def test_a_plain_list_of_comments_is_told_to_add_entries_without_front_matter_talk():
+    errs = errors_of("# just a comment\n", require_front_matter=False)
+    assert errs == ["p.txt: no entries; add lines like 'ANSWER | clue'"], errs

@@ -44,24 +44,36 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
     """Lay the puzzle out; LayoutError (exit status 1) if a required answer is missing."""
     params = params or params_for(puzzle)
     layout = layout_entries(puzzle.entries, params)
-    missing = tuple(e.display for e in layout.unplaced if e.required)
+    letters = [set(e.answer) for e in puzzle.entries]
+
+    def crosses_nothing(e: Entry) -> bool:
+        return not any(letters[i] & set(e.answer) for i, o in enumerate(puzzle.entries) if o is not e)
+
+    unplaced = list(layout.unplaced)
+    if len(layout.placements) == 1 and crosses_nothing(layout.placements[0].entry) and any(
+        letters[i] & letters[j] for i in range(len(letters)) for j in range(i) if letters[i] and letters[j]
+        and puzzle.entries[i] is not layout.placements[0].entry and puzzle.entries[j] is not layout.placements[0].entry
+    ):
+        # a required answer that crosses nothing, alone in the grid while other answers could make a
+        # crossword (every strategy's rule: a one-word grid only when no two answers cross): it is missing
+        unplaced.insert(0, layout.placements[0].entry)
+    missing = tuple(e.display for e in unplaced if e.required)
     if missing:
-        letters = [set(e.answer) for e in puzzle.entries]
-        alone = [
-            e.display for e in layout.unplaced
-            if e.required and not any(letters[i] & set(e.answer) for i, o in enumerate(puzzle.entries) if o is not e)
-        ]
+        alone = [e.display for e in unplaced if e.required and crosses_nothing(e)]
         # a plain list has no front matter: generate's options are its settings
         size, seeds = ("'size'", "'seeds'") if puzzle.has_front_matter else ("--size", "--seeds")
+        seed = "'seed'" if puzzle.has_front_matter else "--seed"
         hints = []
         if alone:
             hints.append(f"{', '.join(alone)} {'shares' if len(alone) == 1 else 'share'} no letter with any other "
                          f"answer, so nothing can cross {'it' if len(alone) == 1 else 'them'}: unstar "
                          f"{'it' if len(alone) == 1 else 'them'} or add an answer that does")
         if len(alone) < len(missing):
-            hints.append(f"try a larger {size}, more {seeds}, or unstar one")
+            # a pinned seed: more seeds is no option, another seed is
+            more = f"another {seed}" if params.seed is not None else f"more {seeds}"
+            hints.append(f"try a larger {size}, {more}, or unstar one")
         hint = "; ".join(hints)
-        lines = [e.line for e in layout.unplaced if e.required and e.line]
+        lines = [e.line for e in unplaced if e.required and e.line]
         raise LayoutError(
             puzzle.path, f"no layout places every required answer; missing: {', '.join(missing)} ({hint})", missing,
             line=min(lines, default=None),
