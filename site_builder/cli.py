@@ -10,6 +10,7 @@ SIGINT / SIGTERM.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -345,6 +346,10 @@ def _on_signal(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+# errors of the disk, not of the code, that may come with no file named (a write or fsync)
+_DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -371,8 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         if _stopped:
             return _stop_message()
-        if exc.filename:  # a folder that cannot be written, a file where a folder goes: the user's to fix
-            error: CrosswordError = FileSystemError(exc)
+        if exc.filename or exc.errno in _DISK_ERRNOS:  # a folder that cannot be written, a full disk: the user's
+            error: CrosswordError = FileSystemError(exc, getattr(args, "out", None) or getattr(args, "out_dir", None) or ".")
         else:
             error = InternalError(getattr(args, "words", None) or args.command, exc, traceback.format_exc())
         _print_error(error)

@@ -122,7 +122,8 @@ class FileSystemError(CrosswordError):
         name = Path(self.path).name
         if name.startswith(".") and name.endswith(".tmp"):  # the writer's temporary file: its folder is the one
             self.path = str(Path(self.path).parent)
-        in_cache = ".cache" in Path(self.path).parts
+        parts = Path(self.path).parts
+        in_cache = any(a == ".cache" and b in ("layouts", "state", "outs") for a, b in zip(parts, parts[1:]))
         if isinstance(exc, PermissionError):
             fix = "make .cache writable, or delete it (it is rebuilt)" if in_cache else \
                 "make it writable, or build somewhere else (--out)"

@@ -511,11 +511,20 @@ def _write_puzzle(folder: Path, files: dict[str, str | bytes], *, prune: bool = 
     return changed
 
 
+def _is_layout_json(path: Path) -> bool:
+    """Whether `path` is a layout JSON this build writes (render/text.layout_json), not someone's own."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and {"table", "result", "strategy", "crossings"} <= set(data)
+
+
 def _remove_stale(out: Path, published: set[str]) -> list[str]:
     """Delete puzzle folders of public/ whose puzzle is gone or now a draft.
 
     A folder counts as a puzzle's only when it looks like one this build made: files only (no
-    subfolder), among them the layout JSON named for the folder and its page, SVG or ipuz. `--out`
+    subfolder), among them a layout JSON named for the folder and its page, SVG or ipuz. `--out`
     may name a folder holding other things (an `api/api.json` beside its images stays).
     """
     removed = []
@@ -527,7 +536,7 @@ def _remove_stale(out: Path, published: set[str]) -> list[str]:
         names = {f.name for f in d.iterdir()}
         # the JSON is written first and the page among the last: a folder a stopped build left has the JSON
         ours = f"{d.name}.json" in names and names & {"index.html", f"{d.name}.svg", f"{d.name}.ipuz"} and \
-            all(f.is_file() for f in d.iterdir())
+            all(f.is_file() for f in d.iterdir()) and _is_layout_json(d / f"{d.name}.json")
         if ours:
             shutil.rmtree(d)
             removed.append(d.name)

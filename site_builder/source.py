@@ -90,7 +90,7 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
             seps.append(_BREAKS[ch])
             current = 0
         else:
-            shown = repr(ch) if typed[i] == ch else f"{typed[i]!r} (read as {ch!r})"
+            shown = repr(typed[i]) if typed[i].upper() == ch else f"{typed[i]!r} (read as {ch!r})"
             raise ValueError(
                 f"character {shown} cannot be in an answer (use letters; spaces, hyphens, apostrophes and full stops are allowed)"
             )
@@ -151,7 +151,8 @@ def _check_value(key: str, value: Any) -> Any:
     """Return the validated value or raise ValueError saying what is allowed."""
     kind = KEYS[key].kind
     if value is None and kind not in ("text", "tags"):  # `size:` with nothing after it
-        raise ValueError(f"'{key}' is empty; write a value after '{key}:' or remove the line")
+        remove = "" if KEYS[key].required else " or remove the line"
+        raise ValueError(f"'{key}' is empty; write a value after '{key}:'{remove}")
     if kind == "text":
         if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
             raise ValueError(f"'{key}' must be text")
@@ -261,7 +262,10 @@ def _unclosed(exc: yaml.YAMLError, text: str) -> tuple[str, Any] | None:
         if kind in context:
             opener = text[ctx.index] if ctx.index < len(text) else ""
             closer = {"[": "]", "{": "}", '"': '"', "'": "'"}.get(opener)
-            if closer is None or closer in text[ctx.index + 1:]:
+            # a quote closed anywhere later was closed (the slip is inside it); a bracket must close before
+            # the place YAML stopped (a later ']' may sit in a quoted value)
+            after = text[ctx.index + 1:] if opener in "\"'" else text[ctx.index + 1 : mark.index]
+            if closer is None or closer in after:
                 return None
             return advice, ctx
     return None

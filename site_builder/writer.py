@@ -36,11 +36,14 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError) and not exc.filename and exc.errno:
+            # a write or fsync says no file (a full disk, a file size limit): name the one it was writing
+            raise type(exc)(exc.errno, exc.strerror or str(exc), str(path)) from exc
         raise
     return True
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -276,8 +277,45 @@ def test_a_folder_a_stopped_build_left_goes_when_its_puzzle_does(tmp_path):
 
     out = tmp_path / "public"
     (out / "gone").mkdir(parents=True)
-    (out / "gone" / "gone.json").write_text("{}")
+    (out / "gone" / "gone.json").write_text(json.dumps({"table": [], "result": [], "strategy": "optimize", "crossings": 0}))
     (out / "gone" / "gone.svg").write_text("<svg/>")  # stopped before the page and the ipuz
     (out / "api").mkdir()
     (out / "api" / "api.json").write_text("{}")  # someone else's: no page, SVG or ipuz of its name
     assert _remove_stale(out, published=set()) == ["gone"] and (out / "api" / "api.json").exists()
+
+
+def test_a_full_disk_is_a_file_system_error_naming_the_file(tmp_path):
+    # a write or fsync fails with no file named: the writer names the one it was writing
+    import errno
+
+    from site_builder import writer
+
+    real = os.fsync
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    try:
+        os.fsync = full
+        try:
+            writer.write_atomic(tmp_path / "out.txt", "x")
+        except OSError as exc:
+            assert exc.errno == errno.ENOSPC and exc.filename == str(tmp_path / "out.txt")
+        else:
+            raise AssertionError("no error")
+    finally:
+        os.fsync = real
+    assert not list(tmp_path.iterdir())  # nothing half-written
+    r = subprocess.run(["bash", "-c", f"ulimit -f 20; {sys.executable} -m site_builder generate --words {TP} --seed 3 "
+                        f"--out-dir {tmp_path / 'o'}"], capture_output=True, text=True)
+    assert r.returncode == 2 and "cannot write or read this" in r.stderr and "bug" not in r.stderr, r.stderr
+
+
+def test_a_users_folder_with_a_json_and_svg_of_its_name_is_not_removed(tmp_path):
+    from site_builder.site import _remove_stale
+
+    out = tmp_path / "public"
+    (out / "brand").mkdir(parents=True)
+    (out / "brand" / "brand.json").write_text("{}")
+    (out / "brand" / "brand.svg").write_text("<svg/>")
+    assert _remove_stale(out, published=set()) == [] and (out / "brand").exists()

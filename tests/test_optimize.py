@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from site_builder.layout import STRATEGIES, layout_entries, layout_puzzle, optimize, params_for
 from site_builder.layout.rng import Rng
 from site_builder.layout.result import search_key
-from site_builder.model import Entry, LayoutParams
+from site_builder.model import LayoutParams
 
 from .conftest import ROOT, make_entries
 from .helpers import assert_valid
@@ -271,22 +271,22 @@ def _counting(monkeypatch) -> list[int]:
 
 
 def test_an_overfull_list_costs_steps_for_the_answers_that_fit(monkeypatch):
-    """The budget follows what the box can hold: 110 three-letter answers in 25 squares (room for about 78,
-    their letters a little over half the box) are not searched as 110."""
-    letters = "AEIRSTNL"
-    words = sorted({a + b + c for a in letters for b in letters for c in letters if len({a, b, c}) == 3})[::3][:110]
-    entries = tuple(Entry(w, f"clue {i}", w, "3", False, i + 1) for i, w in enumerate(words))
-    assert len(entries) == 110 and 3 * 110 <= optimize.FULL * 25 * 25
+    """The budget follows what the box can hold: 120 answers in 13 squares are not searched as 120."""
+    from site_builder.bench import generated_entries
+
+    entries = generated_entries(120)
     spent = _counting(monkeypatch)
-    layout = layout_entries(entries, LayoutParams(size=25, strategy="optimize"))
+    layout = layout_entries(entries, LayoutParams(size=13, strategy="optimize"))
+    assert len(layout.unplaced) > 60  # far too many for the size
     assert_valid(layout)
-    # two runs at most (a tight cap's second one), each of 1,000 steps for the answers 25x25 cells can hold
-    assert 0 < sum(spent) <= 2 * optimize.steps_for(25 * 25 // optimize.CELLS_PER_ANSWER)
-    assert sum(spent) < optimize.steps_for(len(entries)) * 2
+    # two runs at most (a tight cap's second one), each of 1,000 steps for the answers 13x13 cells can hold
+    assert 0 < sum(spent) <= 2 * optimize.steps_for(13 * 13 // optimize.CELLS_PER_ANSWER)
+    assert sum(spent) < optimize.steps_for(len(entries))
 
 
-def test_a_list_far_past_the_box_is_the_builder_over_every_seed(monkeypatch):
-    """120 answers in 13 squares: annealing a full box adds no answer, the seeded builder's best holds most."""
+def test_a_list_far_past_the_box_is_searched_and_never_worse_than_the_builder(monkeypatch):
+    """120 answers in 13 squares: the search runs (on many such lists it places more than the builder), and
+    the builder's best over every seed is taken when it holds more."""
     from site_builder.bench import generated_entries
     from site_builder.layout import freeform
     from site_builder.layout.result import search_key
@@ -297,8 +297,8 @@ def test_a_list_far_past_the_box_is_the_builder_over_every_seed(monkeypatch):
     layout = layout_entries(entries, params)
     assert len(layout.unplaced) > 60 and layout.strategy == "optimize"
     assert_valid(layout)
-    assert spent == []
-    assert search_key(layout) == search_key(freeform.search(entries, params))
+    assert sum(spent) > 0
+    assert search_key(layout) >= search_key(freeform.search(entries, params))
 
 
 def test_a_search_that_leaves_answers_out_is_never_worse_than_the_builder(monkeypatch):
@@ -310,7 +310,6 @@ def test_a_search_that_leaves_answers_out_is_never_worse_than_the_builder(monkey
 
     entries = generated_entries(60)
     params = LayoutParams(size=23, strategy="optimize", seeds=60)
-    assert sum(len(e.answer) for e in entries) <= optimize.FULL * 23 * 23
     monkeypatch.setattr(optimize, "STEPS_PER_ANSWER", 5)  # a search too short to fit what the builder fits
     monkeypatch.setattr(optimize, "MIN_STEPS", 50)
     layout = layout_entries(entries, params)

@@ -226,10 +226,25 @@ def test_a_bad_character_is_named_as_typed():
 def test_a_closed_bracket_or_quote_with_a_slip_inside_keeps_yamls_place():
     errs = errors_of('---\ntitle: T\ndate: 2026-01-02\nnotes: "first line\n  second \\q line"\n---\nABC | x\n')
     assert errs[0].startswith("p.txt:5:") and "never closed" not in errs[0] and "escape" in errs[0], errs
-    errs = errors_of("---\ntitle: T\ndate: 2026-01-02\ntags: [a,\n  b: c: d]\n---\nABC | x\n")
-    assert errs[0].startswith("p.txt:5:") and "never closed" not in errs[0], errs
 
 
 def test_a_plain_list_of_comments_is_told_to_add_entries_without_front_matter_talk():
     errs = errors_of("# just a comment\n", require_front_matter=False)
     assert errs == ["p.txt: no entries; add lines like 'ANSWER | clue'"], errs
+
+
+def test_an_unclosed_bracket_before_a_quoted_bracket_is_still_named():
+    # the ']' inside the title's quotes closes nothing
+    errs = errors_of('---\ntags: [a, b\ntitle: "x [y]"\ndate: 2026-01-02\n---\nABC | x\n')
+    assert errs[0].startswith("p.txt:2:7:") and "'[' here is never closed" in errs[0], errs
+
+
+def test_an_empty_required_key_is_not_told_to_remove_its_line():
+    errs = errors_of("---\ntitle: T\ndate:\n---\nABC | x\n")
+    assert any("'date' is empty; write a value after 'date:'" in e and "remove" not in e for e in errs), errs
+
+
+def test_a_lower_case_letter_outside_a_z_is_named_without_read_as():
+    with pytest.raises(ValueError) as info:
+        normalise_answer("\u0434\u0430")  # Cyrillic: upper-casing is no fold
+    assert "character '\u0434' cannot" in str(info.value) and "read as" not in str(info.value)

@@ -91,14 +91,13 @@ a greedy layout built up to SLACK squares wider than the cap, which first
 comes down to the cap in short searches; only layouts inside the cap count.
 
 Full boxes: on a list whose answers cannot all fit, letters placed come
-first, and annealing a box already full cannot make room: it never added a
-letter to its start (lists of 80 to 170 English words at size 23, 15 to 23
-for 170: 296 letters against the builder's 316 over 200 seeds, 320 against
-329, 373 against 390, and annealed from the builder's best, nothing more in
-letters or crossings). So where the answers' letters exceed FULL of the box
-the strategy is the builder over every seed; and where a search still leaves
-an answer out, the builder's best is taken when its key is higher (300 real
-words at size 60: the search kept 299, the builder 300).
+first, and the search starts from the best of GREEDY_STARTS greedy layouts:
+where it still leaves answers out, the builder over every seed may hold more
+(lists of 80 to 170 English words at size 23: 296 letters against the
+builder's 316 over 200 seeds, 320 against 329, 373 against 390), so its best
+is taken when its key is higher. Not always: on generated lists whose letters
+come to 0.8 to 1.3 of the box the search placed more on 20 of 30, so both run
+(a shortcut to the builder past 0.75 of the box was tried and taken back).
 
 Lone words: once the grid holds two or more words, no step may leave it
 with fewer, even to make room for a required answer that crosses nothing
@@ -182,6 +181,7 @@ Two other ways, not kept (solar-system, 8 pinned seeds, effort 4's budget):
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import replace
 from typing import Sequence
 
@@ -225,7 +225,6 @@ OVERFLOW_START, OVERFLOW_END = 0.5, 1000.0  # the charge per row or column past 
 COMPACT = 0.5  # charge per row and column of the letters' bounding box, in crossings (steps only; results by key)
 TIGHT = 0.5  # no compaction when the answers' letters exceed this share of the size x size box's cells
 RETRY_CAP = 12  # words left out of earlier steps that one step retries, at most (a sample when more)
-FULL = 0.75  # answers whose letters come to more than this share of the size x size box cannot all fit
 
 
 Placed = tuple[int, int, int]  # (word id, start cell, direction)
@@ -753,11 +752,11 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
     if not greedy.placements:
         return replace(greedy, strategy=NAME)  # no answer fits the size at all
     letters = sum(len(e.answer) for e in entries if len(e.answer) <= params.size)
-    if letters > FULL * params.size**2:
-        # far more answers than the box holds: what counts is how many go in (letters come first in the
-        # key), and there the seeds/000 builder over every seed does better than annealing a full box,
-        # which cannot make room (see "Full boxes" above)
-        return replace(freeform.search(entries, params), strategy=NAME)
+    # the letters of answers that can cross another (one that shares no letter never goes in)
+    holders = Counter(ch for e in entries for ch in set(e.answer))  # answers holding each letter
+    crossable = sum(
+        len(e.answer) for e in entries if len(e.answer) <= params.size and any(holders[ch] > 1 for ch in e.answer)
+    )
     # steps move the words on the board: a list far longer than the box can hold is budgeted for what it holds
     budget = steps_for(min(len(entries), params.size**2 // CELLS_PER_ANSWER)) * max(1, params.effort)
     # compaction where there is room; where the answers' letters would fill more than TIGHT of the box,
@@ -771,7 +770,7 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
         # as inside a run, a grid of one word (however required) never beats a crossword
         if (len(wide) > 1, wide_key) > (len(placed) > 1, key):
             key, placed = wide_key, wide
-    if key[1] < letters and params.seed is None:
+    if key[1] < crossable and params.seed is None:
         # answers still left out: the builder over every seed may hold more of them (see "Full boxes")
         built = freeform.search(entries, params)
         if (len(built.placements) > 1, search_key(built)) > (len(placed) > 1, key):

@@ -924,6 +924,7 @@
   barText.addEventListener('click', function () {
     clueBar.classList.toggle('open');
     if (barHadKeys && document.activeElement !== input) input.focus({ preventScroll: true });
+    barHadKeys = false;
   });
 
   var start = saved && saved.cursor && cellAt[saved.cursor[0] + ',' + saved.cursor[1]];
