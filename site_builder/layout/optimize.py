@@ -92,12 +92,15 @@ comes down to the cap in short searches; only layouts inside the cap count.
 
 Full boxes: on a list whose answers cannot all fit, letters placed come
 first, and the search starts from the best of GREEDY_STARTS greedy layouts:
-where it still leaves answers out, the builder over every seed may hold more
+where it still leaves answers out, the builder over more seeds may hold more
 (lists of 80 to 170 English words at size 23: 296 letters against the
 builder's 316 over 200 seeds, 320 against 329, 373 against 390), so its best
-is taken when its key is higher. Not always: on generated lists whose letters
-come to 0.8 to 1.3 of the box the search placed more on 20 of 30, so both run
-(a shortcut to the builder past 0.75 of the box was tried and taken back).
+over up to FALLBACK_SEEDS seeds is taken when its key is higher (300 English
+words at size 60: the search 299, the builder 300 by its 34th seed; 64 seeds
+of a 400-answer list take about 12 s). Not always: on generated lists whose
+letters come to 0.8 to 1.3 of the box the search placed more on 20 of 30, so
+both run (a shortcut to the builder past 0.75 of the box was tried and taken
+back).
 
 Lone words: once the grid holds two or more words, no step may leave it
 with fewer, even to make room for a required answer that crosses nothing
@@ -225,6 +228,7 @@ OVERFLOW_START, OVERFLOW_END = 0.5, 1000.0  # the charge per row or column past 
 COMPACT = 0.5  # charge per row and column of the letters' bounding box, in crossings (steps only; results by key)
 TIGHT = 0.5  # no compaction when the answers' letters exceed this share of the size x size box's cells
 RETRY_CAP = 12  # words left out of earlier steps that one step retries, at most (a sample when more)
+FALLBACK_SEEDS = 64  # greedy builds tried when the search leaves answers out (see "Full boxes")
 
 
 Placed = tuple[int, int, int]  # (word id, start cell, direction)
@@ -771,8 +775,8 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
         if (len(wide) > 1, wide_key) > (len(placed) > 1, key):
             key, placed = wide_key, wide
     if key[1] < crossable and params.seed is None:
-        # answers still left out: the builder over every seed may hold more of them (see "Full boxes")
-        built = freeform.search(entries, params)
+        # answers still left out: the builder over more seeds may hold more of them (see "Full boxes")
+        built = freeform.search(entries, replace(params, seeds=min(params.seeds, FALLBACK_SEEDS)))
         if (len(built.placements) > 1, search_key(built)) > (len(placed) > 1, key):
             return replace(built, strategy=NAME)
     if len(placed) < 2 <= len(greedy.placements):
