@@ -18,7 +18,7 @@ from typing import Iterable, Sequence
 
 from .errors import PuzzleError
 from .model import Entry
-from .source import _SPECIAL_FOLDS, LINE_BREAKS, parse_source, puzzle_sources, read_source, slug_for
+from .source import _SPECIAL_FOLDS, one_line_positions, parse_source, puzzle_sources, read_source, slug_for
 
 ERROR = "error"
 WARNING = "warning"
@@ -138,18 +138,8 @@ def _clue_columns(line: str, clue: str) -> list[int]:
     line breaks are spaces, other control characters gone, runs of spaces one); a warning about the
     clue's Nth character points at column [N] of the line as written."""
     start = _clue_start(line)
-    kept: list[tuple[str, int]] = []
-    for i in range(start, len(line)):
-        ch = line[i]
-        if ch in LINE_BREAKS:
-            ch = " "
-        elif unicodedata.category(ch) == "Cc":
-            continue
-        if ch == " " and (not kept or kept[-1][0] == " "):
-            continue
-        kept.append((ch, i + 1))
-    cols = [c for _, c in kept][: len(clue)]
-    return cols if "".join(ch for ch, _ in kept[: len(clue)]) == clue else [start + 1 + i for i in range(len(clue))]
+    text, at = one_line_positions(line[start:])
+    return [start + 1 + i for i in (at if text == clue else range(len(clue)))]
 
 
 def _answer_in_clue(entry: Entry, line: str) -> tuple[int, str] | None:

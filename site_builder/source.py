@@ -232,13 +232,29 @@ def one_line(text: str) -> str:
     a space, other control characters (a bell, an escape) and what no file may hold (a lone surrogate)
     go, and runs of spaces become one space. Every output's one-line text (a clue, a title, a byline)
     is this, so they all agree."""
-    out = []
-    for ch in text:
+    return one_line_positions(text)[0]
+
+
+def one_line_positions(text: str) -> tuple[str, list[int]]:
+    """`one_line(text)`, and for each of its characters the index in `text` it comes from (lint points
+    its warnings at the line as written)."""
+    kept: list[str] = []
+    at: list[int] = []
+    for i, ch in enumerate(text):
         if ch in LINE_BREAKS:
-            out.append(" ")
-        elif unicodedata.category(ch) != "Cc" and not ("\ud800" <= ch <= "\udfff" or ch in "\ufffe\uffff"):
-            out.append(ch)
-    return re.sub(r" {2,}", " ", "".join(out)).strip()
+            ch = " "
+        elif unicodedata.category(ch) == "Cc" or "\ud800" <= ch <= "\udfff" or ch in "\ufffe\uffff":
+            continue
+        if ch == " " and kept and kept[-1] == " ":
+            continue
+        kept.append(ch)
+        at.append(i)
+    lo, hi = 0, len(kept)
+    while lo < hi and kept[lo].isspace():
+        lo += 1
+    while hi > lo and kept[hi - 1].isspace():
+        hi -= 1
+    return "".join(kept[lo:hi]), at[lo:hi]
 
 
 LINE_BREAKS = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")

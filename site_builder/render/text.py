@@ -54,7 +54,7 @@ TEXT_WIDTH = 80  # columns of a clue line in the text outputs
 
 def paragraphs(text: str) -> list[str]:
     """Front-matter notes as paragraphs (split at blank lines), each on one line, as every output prints them."""
-    return [_one_line(para) for para in text.replace("\r\n", "\n").split("\n\n") if para.strip()]
+    return [one_line(para) for para in text.replace("\r\n", "\n").split("\n\n") if para.strip()]
 
 
 def render_grid_text(layout: Layout, *, solution: bool = False) -> str:
@@ -85,12 +85,12 @@ def render_grid_text(layout: Layout, *, solution: bool = False) -> str:
 
 def render_text(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str:
     """Title, grid and the clues Across then Down, for a terminal or a .txt file."""
-    out = [_one_line(puzzle.meta.title)]
-    byline = " · ".join(_one_line(x) for x in (puzzle.meta.author, puzzle.meta.date and puzzle.meta.date.isoformat()) if x)
+    out = [one_line(puzzle.meta.title)]
+    byline = " · ".join(one_line(x) for x in (puzzle.meta.author, puzzle.meta.date and puzzle.meta.date.isoformat()) if x)
     if byline:
         out.append(byline)
     if puzzle.meta.description.strip():
-        out.append(_one_line(puzzle.meta.description))
+        out.append(one_line(puzzle.meta.description))
     out.append("")
     out.append(render_grid_text(layout, solution=solution))
     for heading, group in (("Across", layout.across), ("Down", layout.down)):
@@ -171,19 +171,19 @@ def render_text_file(puzzle: Puzzle, layout: Layout) -> str:
     for para in paragraphs(puzzle.meta.notes):
         out += [*textwrap.wrap(para, TEXT_WIDTH, break_on_hyphens=False), ""]
     if puzzle.meta.copyright.strip():
-        out += [*textwrap.wrap(_one_line(puzzle.meta.copyright), TEXT_WIDTH, break_on_hyphens=False), ""]
+        out += [*textwrap.wrap(one_line(puzzle.meta.copyright), TEXT_WIDTH, break_on_hyphens=False), ""]
     return "\n".join(out)
 
 
 def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
     """The clue list in Markdown, ready to paste into a README; answers folded away in <details>."""
     m = puzzle.meta
-    out = [f"# {_md_escape(_one_line(m.title))}", ""]
-    byline = " · ".join(_md_escape(_one_line(x)) for x in (m.author, m.date and m.date.isoformat()) if x)
+    out = [f"# {_md_escape(one_line(m.title))}", ""]
+    byline = " · ".join(_md_escape(one_line(x)) for x in (m.author, m.date and m.date.isoformat()) if x)
     if byline:
         out += [f"*{byline}*", ""]
     if m.description.strip():
-        out += [_md_escape(_one_line(m.description)), ""]
+        out += [_md_escape(one_line(m.description)), ""]
     for heading, group in (("Across", layout.across), ("Down", layout.down)):
         if not group:
             continue
@@ -206,12 +206,8 @@ def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
             out += [_md_escape(para), ""]
         out += ["</details>", ""]
     if m.copyright.strip():
-        out += [_md_escape(_one_line(m.copyright)), ""]
+        out += [_md_escape(one_line(m.copyright)), ""]
     return "\n".join(out)
-
-
-def _one_line(text: str) -> str:
-    return one_line(text)
 
 
 _RTL = ("R", "AL")
@@ -220,7 +216,7 @@ _RTL = ("R", "AL")
 def _md_clue(p: Placement) -> str:
     """The clue escaped for Markdown; right-to-left text is wrapped in Unicode isolates
     (U+2068 ... U+2069) so the number and enumeration around it keep their places."""
-    clue = _md_escape(_one_line(p.entry.clue) or "(no clue yet)")
+    clue = _md_escape(one_line(p.entry.clue) or "(no clue yet)")
     if any(unicodedata.bidirectional(ch) in _RTL for ch in clue):
         clue = "\u2068" + clue + "\u2069"
     return clue
