@@ -776,3 +776,103 @@ def test_archive_cards_keep_a_short_author_whole_and_a_long_one_inside_a_phone(b
     assert width <= 320, width
     short = next(r for r in rects if r[0].startswith("The Crossword"))
     assert short[1] == 1 and all(r[2] <= 320 for r in rects), rects
+
+
+# ---------------------------------------------------------------- 14. pointer, forced colours, full grid
+
+
+def crossing_cells(p: Page) -> list[tuple[int, int]]:
+    across = {cell for q in p.layout.across for cell in q.cells()}
+    return sorted(cell for q in p.layout.down for cell in q.cells() if cell in across)
+
+
+CENTRE = "(sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }"
+
+
+def test_a_clicked_square_stays_under_the_pointer_so_a_second_click_turns(open_page):
+    p = open_page("world-capitals", **DESKTOP)
+    p.page.focus("#grid-input")
+    cell = f"#{cell_id(crossing_cells(p)[len(crossing_cells(p)) // 2])}"
+    # the square just inside the top of the window, where the cursor's scroll margin used to pull the page
+    p.page.evaluate(f"window.scrollTo(0, document.querySelector('{cell}').getBoundingClientRect().top + scrollY - 20)")
+    before = p.page.evaluate("scrollY")
+    x, y = p.page.evaluate(CENTRE, cell)
+    p.page.mouse.click(x, y)
+    first = (p.current(), p.active_clue())
+    p.page.mouse.click(x, y)
+    second = (p.current(), p.active_clue())
+    assert p.page.evaluate("scrollY") == before
+    assert first[0] == second[0] == cell[1:]
+    assert first[1] != second[1]  # the same square, the other direction
+    # the keyboard still brings the cursor on screen: up to the top row, the page follows
+    for _ in range(30):
+        p.page.keyboard.press("ArrowUp")
+    assert seen(p, ".cell.current") is True
+
+
+def test_a_tapped_square_stays_under_the_finger_in_a_sideways_grid(open_page):
+    p = open_page("world-capitals", **PHONE)
+    assert p.page.evaluate("document.querySelector('.player').classList.contains('grid-scrolls')")
+    frame = p.page.evaluate("(() => { const r = document.querySelector('.grid-scroll').getBoundingClientRect(); return [r.left, r.right]; })()")
+    # a crossing square by the right edge of the part of the grid on screen
+    target = max(
+        (c for c in crossing_cells(p) if p.page.evaluate(CENTRE, f"#{cell_id(c)}")[0] < frame[1] - 12),
+        key=lambda c: p.page.evaluate(CENTRE, f"#{cell_id(c)}")[0],
+    )
+    sel = f"#{cell_id(target)}"
+    p.page.evaluate(f"document.querySelector('{sel}').scrollIntoView({{block: 'center', inline: 'nearest'}})")
+    x, y = p.page.evaluate(CENTRE, sel)
+    left = p.page.evaluate("document.querySelector('.grid-scroll').scrollLeft")
+    p.page.touchscreen.tap(x, y)
+    first = (p.current(), p.active_clue())
+    p.page.touchscreen.tap(x, y)
+    second = (p.current(), p.active_clue())
+    assert p.page.evaluate("document.querySelector('.grid-scroll').scrollLeft") == left
+    assert first[0] == second[0] == sel[1:] and first[1] != second[1]
+    # no browser tap flash over the cursor's own colour
+    assert p.page.evaluate(f"getComputedStyle(document.querySelector('{sel}')).webkitTapHighlightColor") == "rgba(0, 0, 0, 0)"
+
+
+def test_a_full_grid_with_a_wrong_letter_keeps_saying_so(open_page):
+    p = open_page()
+    q = p.layout.across[0]
+    r, c = q.cells()[0]
+    notice = "Every square is filled"
+    for other in p.layout.placements:
+        if other is not q:
+            p.solve(other)
+    # the last answer with a wrong first letter, another wrong letter, then that same letter again
+    for wrong in ("Q" if q.answer[0] != "Q" else "Z", "X" if q.answer[0] != "X" else "J", None):
+        p.page.click(f"#clue-across-{q.number}")
+        p.page.keyboard.press("Home")
+        p.page.keyboard.type((wrong or p.letter(r, c)) + q.answer[1:])
+        assert notice in p.page.inner_text(".status"), wrong
+    p.page.click(f"#clue-across-{q.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type(q.answer[0])
+    assert "Solved" in p.page.inner_text(".solved, .status")
+
+
+def test_forced_colours_still_show_the_cursor_the_word_and_the_clue(open_page):
+    p = open_page("world-capitals", **DESKTOP)
+    p.page.emulate_media(forced_colors="active")
+    word = p.layout.across[0]
+    p.page.click(f"#clue-across-{word.number}")
+    style = "([sel, prop]) => getComputedStyle(document.querySelector(sel))[prop]"
+    cur, other = f"#{cell_id(word.cells()[0])}", f"#{cell_id(word.cells()[1])}"
+    outside = next(
+        f"#{cell_id(c)}" for q in p.layout.down for c in q.cells() if c not in set(word.cells()) and q.number != word.number
+    )
+    plain = p.page.evaluate(style, [outside, "backgroundColor"])
+    assert p.page.evaluate(style, [cur, "backgroundColor"]) != plain
+    assert p.page.evaluate(style, [other, "boxShadow"]) != "none"
+    assert p.page.evaluate(style, [outside, "boxShadow"]) == "none"
+    active = p.page.evaluate(style, [f"#clue-across-{word.number}", "borderLeftColor"])
+    rest = {p.page.evaluate(style, [f"#clue-across-{q.number}", "borderLeftColor"]) for q in p.layout.across[1:]}
+    assert active not in rest
+
+
+def test_menu_items_are_named_with_their_action(open_page):
+    p = open_page()
+    for name in ("Check letter", "Check word", "Check puzzle", "Reveal letter", "Reveal word", "Reveal puzzle", "Clear word", "Clear puzzle"):
+        assert p.page.get_by_role("button", name=name, exact=True, include_hidden=True).count() == 1, name

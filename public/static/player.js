@@ -392,13 +392,17 @@
 
   // Bring the current cell on screen (when the grid has the keyboard), then
   // its clues within their lists.
+  // A square picked by the pointer is where the solver is looking: moving the page or the grid
+  // under the pointer would put another square there, so a second click on the same spot would
+  // select it instead of turning the direction.
+  var pointing = false;
   function showSelection(scrollToCell) {
     if (!cur) return;
-    if (scrollToCell) {
+    if (scrollToCell && !pointing) {
       // the cells' top scroll margin clears the clue bar, which sticks to the top on phones and
       // grows with a long clue: measure it now, as it is
       var sticky = getComputedStyle(clueBar).position === 'sticky';
-      player.style.setProperty('--bar-room', sticky ? (clueBar.offsetHeight + 8) + 'px' : '');
+      player.style.setProperty('--bar-room', sticky ? (clueBar.offsetHeight + 8) + 'px' : '0px');
       cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     }
     var entry = currentEntry(), cross = cur[other(dir)];
@@ -522,7 +526,8 @@
     var right = cells.every(function (c) { return c.letter === c.answer; });
     if (right) {
       finish(true);
-    } else if (!fullNoticeShown) {
+    } else if (!fullNoticeShown || !statusEl.textContent) {
+      // shown again after a keystroke cleared it: the grid is still full, and still not right
       fullNoticeShown = true;
       say('Every square is filled, but something is not right yet. Check can show where.');
     }
@@ -740,9 +745,18 @@
     var el = e.target.closest('.cell');
     if (!el || userPaused) return;
     var cell = cellAt[el.dataset.r + ',' + el.dataset.c];
-    if (cell === cur && document.activeElement === input) toggleDir();
-    else select(cell, dir);
-    focusGrid();
+    var top = el.getBoundingClientRect().top;
+    pointing = true;
+    try {
+      if (cell === cur && document.activeElement === input) toggleDir();
+      else select(cell, dir);
+      focusGrid();
+    } finally {
+      pointing = false;
+    }
+    // a clue of three lines in the bar above the grid moves it: scroll it back under the pointer
+    var moved = el.getBoundingClientRect().top - top;
+    if (moved) window.scrollBy(0, moved);
     save();
   });
   // Keep focus in the input when a cell is pressed (no flicker of the focus ring).
