@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import traceback
+from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
@@ -118,19 +119,22 @@ def cmd_generate(args: argparse.Namespace) -> int:
     params = params_for(
         puzzle, seed=args.seed, seeds=args.seeds, size=args.size, strategy=args.strategy, effort=args.effort
     )
+    config = _project_config(path)
+    if not puzzle.meta.author and config.author:
+        # a puzzle of a project's puzzles/ gets the project's default author, as `build` gives it
+        puzzle = replace(puzzle, meta=replace(puzzle.meta, author=config.author))
     layout = layout_puzzle(puzzle, params)
     print(layout.summary(), file=sys.stderr)
     if layout.strategy == "adjacency":
         _adjacency_notes(puzzle, layout)
     if args.out_dir:
-        from .config import SiteConfig
         from .site import puzzle_files
         from .writer import write_files
 
         out = Path(args.out_dir)
         if out.exists() and not out.is_dir():
             raise OutputError(out, reason="it is a file, not a folder")
-        files = puzzle_files(puzzle, layout, SiteConfig(), page=False)
+        files = puzzle_files(puzzle, layout, config, page=False)
         try:
             write_files(out, files)
         except OSError as exc:
@@ -144,6 +148,18 @@ def cmd_generate(args: argparse.Namespace) -> int:
     elif args.text or args.solution or not args.out_dir:
         sys.stdout.write(text_render.render_text(puzzle, layout, solution=args.solution))
     return 0
+
+
+def _project_config(path: Path):
+    """The `[tool.crossword]` settings of the project a puzzle file belongs to (`ROOT/puzzles/NAME.txt`
+    with a `ROOT/pyproject.toml`), so that `generate` writes what `build` writes; defaults otherwise."""
+    from .config import SiteConfig, load_config
+
+    folder = path.resolve().parent
+    pyproject = folder.parent / "pyproject.toml"
+    if folder.name == "puzzles" and pyproject.is_file():
+        return load_config(pyproject)
+    return SiteConfig()
 
 
 def _adjacency_notes(puzzle, layout) -> None:

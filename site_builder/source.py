@@ -168,8 +168,13 @@ def _check_value(key: str, value: Any) -> Any:
                     f"'{key}' holds a lone surrogate (\\u{ord(bad):04x}), which is not a character; "
                     "write the character itself, or an emoji as one \\U escape"
                 ) from None
-        if KEYS[key].required and not text:
-            raise ValueError(f"'{key}' must not be empty")
+        # one form of each accented letter (text pasted from macOS comes decomposed), and one line for all
+        # but the notes, whose blank lines part paragraphs: every output then shows the same text
+        text = unicodedata.normalize("NFC", text)
+        if key != "notes":
+            text = one_line(text)
+        if KEYS[key].required and not visible(text):
+            raise ValueError(f"'{key}' must not be empty" + (" (it holds only invisible characters)" if text else ""))
         return text
     if kind == "date":
         if isinstance(value, _dt.datetime):  # YAML reads `2026-01-02 10:00:00` as a time of day too
@@ -231,8 +236,15 @@ def one_line(text: str) -> str:
     a word processor's vertical tab or form feed, NEL, Unicode's line and paragraph separators) become
     a space, other control characters (a bell, an escape) and what no file may hold (a lone surrogate)
     go, and runs of spaces become one space. Every output's one-line text (a clue, a title, a byline)
-    is this, so they all agree."""
-    return one_line_positions(text)[0]
+    is this, so they all agree. Accented letters are composed (NFC): an é typed as e and a combining
+    accent, as macOS pastes it, is the one character é, which Latin-1 (the .puz) can spell."""
+    return unicodedata.normalize("NFC", one_line_positions(text)[0])
+
+
+def visible(text: str) -> bool:
+    """Whether the text shows anything: not only spaces and invisible format characters (a zero-width
+    space, a soft hyphen, a word joiner, a byte-order mark)."""
+    return any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in text)
 
 
 def one_line_positions(text: str) -> tuple[str, list[int]]:
@@ -550,9 +562,17 @@ def parse_source(
             if require_front_matter else "add lines like 'ANSWER | clue'")))
         return result([])
     if has_front:
-        close = next((i for i in range(first + 1, len(lines)) if lines[i].strip() == "---"), None)
+        # the closing fence starts its line: an indented '---' belongs to a value (a `notes: |` block)
+        close = next((i for i in range(first + 1, len(lines)) if lines[i].rstrip() == "---"), None)
         if close is None:
-            errors.append(PuzzleError(shown, first + 1, "front matter opened with '---' is never closed; add a '---' line after it", col=1))
+            indented = next((i for i in range(first + 1, len(lines)) if lines[i].strip() == "---"), None)
+            if indented is not None:
+                errors.append(PuzzleError(
+                    shown, indented + 1, "the '---' that closes the front matter must start its line; remove the spaces before it",
+                    col=1,
+                ))
+            else:
+                errors.append(PuzzleError(shown, first + 1, "front matter opened with '---' is never closed; add a '---' line after it", col=1))
             return result([])
         parsed_meta = _parse_front_matter(shown, lines, first + 1, close, errors)
         meta_values = parsed_meta or {}
@@ -604,8 +624,11 @@ def parse_source(
         if len(norm.letters) < 2:
             errors.append(PuzzleError(shown, lineno, f"the answer {answer_raw!r} is one letter; answers need at least two", col=col))
             continue
-        if not clue:
-            errors.append(PuzzleError(shown, lineno, f"the clue for {norm.display} is empty; write it after the '|'", col=len(raw.rstrip()) + 1))
+        if not visible(clue):
+            hidden = " (it holds only invisible characters, such as a zero-width space)" if clue else ""
+            errors.append(PuzzleError(
+                shown, lineno, f"the clue for {norm.display} is empty{hidden}; write it after the '|'", col=len(raw.rstrip()) + 1
+            ))
             continue
         if len(norm.letters) > size:
             errors.append(PuzzleError(

@@ -319,3 +319,25 @@ def test_a_users_folder_with_a_json_and_svg_of_its_name_is_not_removed(tmp_path)
     (out / "brand" / "brand.json").write_text("{}")
     (out / "brand" / "brand.svg").write_text("<svg/>")
     assert _remove_stale(out, published=set()) == [] and (out / "brand").exists()
+
+
+def test_generate_in_a_project_writes_what_build_writes(tmp_path):
+    # a puzzle with no author gets the project's default author from pyproject.toml, in every file
+    (tmp_path / "puzzles").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.crossword]\nauthor = "The House Setter"\n', encoding="utf-8")
+    (tmp_path / "puzzles" / "plain.txt").write_text(
+        "---\ntitle: Plain\ndate: 2026-01-02\n---\nCAT | Pet\nTEA | Brew\nACT | Perform\n", encoding="utf-8"
+    )
+    r = run("build", "--root", str(tmp_path), "--jobs", "1")
+    assert r.returncode == 0, r.stderr
+    r = run("generate", "--words", "puzzles/plain.txt", "--out-dir", "gen", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    written = sorted(p.name for p in (tmp_path / "gen").iterdir())
+    assert written and "plain.xd" in written
+    for name in written:
+        assert (tmp_path / "gen" / name).read_bytes() == (tmp_path / "public" / "plain" / name).read_bytes(), name
+    assert "Author: The House Setter" in (tmp_path / "gen" / "plain.xd").read_text(encoding="utf-8")
+    # outside a project's puzzles/ folder, no project's settings apply
+    (tmp_path / "loose.txt").write_text((tmp_path / "puzzles" / "plain.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    r = run("generate", "--words", "loose.txt", "--format", "xd", cwd=tmp_path)
+    assert r.returncode == 0 and "Author:" not in r.stdout

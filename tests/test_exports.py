@@ -442,3 +442,29 @@ def test_ipuz_date_has_a_four_digit_year(tp):
     puzzle, layout = tp
     early = dataclasses.replace(puzzle, meta=dataclasses.replace(puzzle.meta, date=__import__("datetime").date(1, 2, 3)))
     assert json.loads(render_ipuz(early, layout))["date"] == "02/03/0001"
+
+
+def test_markdown_escapes_what_opens_a_line(tricky):
+    puzzle, layout = tricky
+    meta = dataclasses.replace(
+        puzzle.meta, description="1986. A great year", copyright="- 2026 The Press", notes="===\n\n+ spoiler\n\n2) two"
+    )
+    md = render_markdown(dataclasses.replace(puzzle, meta=meta), layout)
+    lines = md.splitlines()
+    for line in ("1986\\. A great year", "\\- 2026 The Press", "\\===", "\\+ spoiler", "2\\) two"):
+        assert line in lines, line
+    # a number not followed by '.' or ')' stays as it is
+    meta = dataclasses.replace(puzzle.meta, description="1986 was a year")
+    assert "1986 was a year" in render_markdown(dataclasses.replace(puzzle, meta=meta), layout).splitlines()
+
+
+def test_a_decomposed_accent_keeps_the_puz_at_version_1_3(tp):
+    puzzle, layout = tp
+    decomposed = load_puzzle(
+        "---\ntitle: Cafe\u0301\ndate: 2026-01-02\n---\nCAT | Cafe\u0301 au lait\nACT | Do\nTEA | Brew\n", slug="cafe"
+    )
+    lay = layout_puzzle(decomposed, params_for(decomposed, seeds=4))
+    data = render_puz(decomposed, lay)
+    assert data[0x18:0x1C] == b"1.3\x00"
+    p = puz.load(data)
+    assert p.title == "Caf\u00e9" and "Caf\u00e9 au lait (3)" in p.clues

@@ -24,7 +24,7 @@ import xdformat
 from site_builder.render.html import decode_solution
 from site_builder.render.text import printable
 from site_builder.site import build_site
-from site_builder.source import read_puzzle
+from site_builder.source import one_line, read_puzzle  # one_line: what every output shows of a clue or a title
 
 from .conftest import ROOT
 
@@ -199,17 +199,17 @@ def test_html_has_only_our_scripts_and_markup(site, rel):
     for tag in ("b", "i", "me"):  # markup from the author, difficulty and copyright stays text
         assert tag not in p.tags
     if rel.endswith("/index.html"):
-        assert p.title == f"{printable(TITLE)} · {SITE}"
-        assert p.texts["h1"] == [printable(TITLE)]
+        assert p.title == f"{one_line(TITLE)} · {SITE}"
+        assert p.texts["h1"] == [one_line(TITLE)]
     else:
-        assert printable(TITLE) in p.texts["h2"]
+        assert one_line(TITLE) in p.texts["h2"]
 
 
 @pytest.mark.parametrize("field", list(META))
 @pytest.mark.parametrize("rel", PAGES)
 def test_html_shows_meta_literally(site, rel, field):
     text = "".join(page(site, rel).all_text)
-    assert printable(META[field]) in text
+    assert one_line(META[field]) in text
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -218,11 +218,11 @@ def test_puzzle_page_clue(site, numbers, case):
     direction, number, enum = numbers[letters(answer)]
     p = page(site, f"{SLUG}/index.html")
     shown = [t for t in p.texts["clue-text"] if squash(t) == squash(f"{CASES[case]} ({enum})")]
-    assert shown == [printable(CASES[case]) + f" ({enum})"]
+    assert shown == [one_line(CASES[case]) + f" ({enum})"]
     (_, data), = [(a, d) for a, d in p.scripts if a.get("id") == "puzzle-data"]
     assert "</" not in data and "<!--" not in data
     entry = next(e for e in json.loads(data)["entries"] if e["id"] == f"clue-{direction}-{number}")
-    assert entry["clue"] == printable(CASES[case]) + f" ({enum})"
+    assert entry["clue"] == one_line(CASES[case]) + f" ({enum})"
 
 
 def test_puzzle_page_data_folds_accented_answers(site, numbers):
@@ -245,9 +245,9 @@ def test_feed_is_xml_and_round_trips_the_text(site):
     no_controls(raw)
     ns = {"a": "http://www.w3.org/2005/Atom"}
     entry = ET.fromstring(raw).find("a:entry", ns)
-    assert entry.findtext("a:title", namespaces=ns) == printable(TITLE)
-    assert entry.findtext("a:author/a:name", namespaces=ns) == printable(META["author"])
-    assert entry.findtext("a:summary", namespaces=ns) == printable(META["description"])
+    assert entry.findtext("a:title", namespaces=ns) == one_line(TITLE)
+    assert entry.findtext("a:author/a:name", namespaces=ns) == one_line(META["author"])
+    assert entry.findtext("a:summary", namespaces=ns) == one_line(META["description"])
 
 
 # ------------------------------------------------------------------- SVG
@@ -269,7 +269,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 @pytest.mark.parametrize("name", [f"{SLUG}.svg", f"{SLUG}-solution.svg"])
 def test_svg_title_and_byline(svgs, name):
     root = svgs[name]
-    assert root.findtext(f"{SVG}title").startswith(printable(TITLE))
+    assert root.findtext(f"{SVG}title").startswith(one_line(TITLE))
     title_lines = [t.text for t in root.iterfind(f".//{SVG}g[@class='title']/{SVG}text")]
     assert squash(" ".join(title_lines)) == squash(TITLE)
     byline = " ".join(t.text for t in root.iterfind(f".//{SVG}g[@class='byline']/{SVG}text"))
@@ -316,7 +316,7 @@ def in_order(needles: list[str], hay: str) -> bool:
 @pytest.mark.parametrize("case", list(CASES))
 def test_pdf_text_holds_clue(pdf_text, case):
     # word by word: a long clue runs over a page break, RTL text may come out before its enumeration
-    words = [loose(w) for w in printable(CASES[case]).split()]
+    words = [loose(w) for w in one_line(CASES[case]).split()]
     assert in_order([w for w in words if w], loose(pdf_text)) or in_order(
         [w for w in words if w], "".join(loose(pdf_text.replace("\n", " ")))
     ), f"{case} not in the PDF text"
@@ -325,7 +325,7 @@ def test_pdf_text_holds_clue(pdf_text, case):
 def test_pdf_text_holds_title_meta_and_folded_answers(pdf_text):
     flat = loose(pdf_text)
     for value in (TITLE, *META.values()):
-        assert in_order([loose(w) for w in printable(value).split() if loose(w)], flat)
+        assert in_order([loose(w) for w in one_line(value).split() if loose(w)], flat)
     assert "CREME BRULEE" in pdf_text and "RECAST" in pdf_text
     assert "\u05e9\u05dc\u05d5\u05dd" in pdf_text.translate(BIDI_AND_JOINERS)  # Hebrew in logical order
     assert "caf\u00e9" in unicodedata.normalize("NFC", pdf_text)
@@ -361,7 +361,7 @@ def test_json_round_trips_exactly(exported, case):
     answer = letters(NAME_OF[case])
     (row,) = [r for r in exported["json-data"]["result"] if r["answer"] == answer]
     # JSON escapes what it must, so the clue is the source's as read: a bell and an escape go
-    assert row["clue"] == ("bell esc[31mred" if case == "control" else CASES[case])
+    assert row["clue"] == ("bell esc[31mred" if case == "control" else one_line(CASES[case]))
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -439,7 +439,7 @@ def test_txt_clue_one_line(exported, numbers, case):
 
 def test_txt_structure(exported):
     lines = exported["txt"].split("\n")
-    assert lines[0] == " ".join(printable(TITLE).split()) and "\x1b" not in exported["txt"]
+    assert lines[0] == " ".join(one_line(TITLE).split()) and "\x1b" not in exported["txt"]
     clue_lines = [ln for ln in lines if re.match(r" *\d+\. ", ln)]
     assert len(clue_lines) == 2 * len(CASES)  # the clues, then the answers under "Solution"
     assert "CREME BRULEE" in exported["txt"] and "RECAST" in exported["txt"]

@@ -248,3 +248,30 @@ def test_a_lower_case_letter_outside_a_z_is_named_without_read_as():
     with pytest.raises(ValueError) as info:
         normalise_answer("\u0434\u0430")  # Cyrillic: upper-casing is no fold
     assert "character '\u0434' cannot" in str(info.value) and "read as" not in str(info.value)
+
+
+def test_an_indented_fence_inside_a_notes_block_is_notes_text():
+    puzzle = load_puzzle("---\ntitle: T\ndate: 2026-01-02\nnotes: |\n  Part one\n  ---\n  Part two\n---\nCAT | Pet\nACT | Do\n")
+    assert puzzle.meta.notes.splitlines() == ["Part one", "---", "Part two"]
+    assert [e.answer for e in puzzle.entries] == ["CAT", "ACT"]
+    # an indented fence with no other closing one is named on its own line
+    (err,) = errors_of("---\ntitle: T\ndate: 2026-01-02\n  ---\nCAT | Pet\n")
+    assert err.startswith("p.txt:4:1:") and "must start its line" in err
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\u00ad", "\u2060 \ufeff"])
+def test_a_clue_or_title_of_invisible_characters_is_empty(invisible):
+    (err,) = errors_of(HEAD + f"CAT | {invisible}\nACT | Do\n")
+    assert err.startswith("p.txt:5:") and "clue for CAT is empty" in err and "invisible" in err
+    (err,) = errors_of(f'---\ntitle: "{invisible}"\ndate: 2026-01-02\n---\nCAT | Pet\nACT | Do\n')
+    assert err.startswith("p.txt:2:") and "'title' must not be empty" in err
+    # an invisible character inside a real clue is kept
+    assert load_puzzle(HEAD + "CAT | Pet\u00adlike\nACT | Do\n").entries[0].clue == "Pet\u00adlike"
+
+
+def test_text_is_composed_and_front_matter_text_is_one_line():
+    source = '---\ntitle: |\n  Multi\n  line\nauthor: "A\\tB"\ndate: 2026-01-02\nnotes: |\n  Cafe\u0301\n\n  two\n---\nCAT | Cafe\u0301 au lait\nACT | Do\n'
+    puzzle = load_puzzle(source)
+    assert puzzle.meta.title == "Multi line" and puzzle.meta.author == "A B"
+    assert puzzle.entries[0].clue == "Caf\u00e9 au lait"
+    assert puzzle.meta.notes == "Caf\u00e9\n\ntwo"  # the notes keep their paragraphs

@@ -183,7 +183,7 @@ def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
     if byline:
         out += [f"*{byline}*", ""]
     if m.description.strip():
-        out += [_md_escape(one_line(m.description)), ""]
+        out += [_md_block(one_line(m.description)), ""]
     for heading, group in (("Across", layout.across), ("Down", layout.down)):
         if not group:
             continue
@@ -203,10 +203,10 @@ def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
     if paragraphs(m.notes):
         out += ["<details>", "<summary>Notes</summary>", ""]
         for para in paragraphs(m.notes):
-            out += [_md_escape(para), ""]
+            out += [_md_block(para), ""]
         out += ["</details>", ""]
     if m.copyright.strip():
-        out += [_md_escape(one_line(m.copyright)), ""]
+        out += [_md_block(one_line(m.copyright)), ""]
     return "\n".join(out)
 
 
@@ -228,3 +228,12 @@ def _md_escape(text: str) -> str:
 
 
 _MD_SPECIAL = set("\\`*_[]<>#|&~")
+
+
+def _md_block(text: str) -> str:
+    """`_md_escape` for text that opens a line: a leading '-', '+' or '=' (a list item, a rule, a
+    heading's underline) and a number before '.' or ')' (an ordered list) are escaped too."""
+    text = _md_escape(text)
+    if text[:1] in ("-", "+", "="):
+        return "\\" + text
+    return re.sub(r"^(\d+)([.)])", r"\1\\\2", text)
