@@ -203,8 +203,11 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def _report_failures(failed) -> None:
+    said = set()
     for _slug, exc in failed:
-        _print_error(exc)
+        if str(exc) not in said:  # a template that does not parse fails every puzzle: one message
+            said.add(str(exc))
+            _print_error(exc)
 
 
 def cmd_build(args: argparse.Namespace) -> int:

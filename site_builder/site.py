@@ -35,7 +35,7 @@ from .layout import layout_puzzle, params_for
 from .layout.adjacency import fill_clue_hint
 from .layout.result import number_placements
 from .model import Direction, Entry, Layout, LayoutParams, Placement, Puzzle
-from .source import puzzle_sources, read_puzzle
+from .source import is_ignored, puzzle_sources, read_puzzle
 from .writer import write_atomic
 
 PACKAGE = Path(__file__).resolve().parent
@@ -78,7 +78,8 @@ def code_files() -> list[Path]:
         and not (_inside_static(p) and p.name not in RENDER_ONLY)
     ]
     files += list(TEMPLATES.rglob("*")) if TEMPLATES.exists() else []
-    return sorted(p for p in files if p.is_file())
+    # an editor's swap or backup file beside a template is no code: it must not rebuild every puzzle
+    return sorted(p for p in files if p.is_file() and not is_ignored(p.name))
 
 
 def _inside_static(path: Path) -> bool:
@@ -301,7 +302,7 @@ def _build_one(args: tuple[Path, SiteConfig, Path | None, str, bool]) -> tuple[s
         from . import writer
 
         if isinstance(exc, jinja2.TemplateSyntaxError):  # an edited template, not a bug of ours
-            return str(path), TemplateError(exc.filename, exc.lineno, exc.message or str(exc)), time.perf_counter() - t0, False
+            return str(path), template_error(exc), time.perf_counter() - t0, False
 
         if writer.stop_requested:
             # a stop signal landed inside a C callback (cairo) and surfaced as this error: it is the stop
@@ -553,17 +554,37 @@ def static_files() -> dict[str, bytes]:
     """public/static/: our CSS and JavaScript, and the fonts the renders use (with their licences)."""
     files = {}
     for src in sorted(STATIC.rglob("*")):
-        if src.is_file() and src.name not in RENDER_ONLY:
+        if src.is_file() and src.name not in RENDER_ONLY and not is_ignored(src.name):  # no editor's swap file
             files[f"static/{src.relative_to(STATIC).as_posix()}"] = src.read_bytes()
     for src in sorted(FONTS_DIR.glob("*.ttf")) + sorted(FONTS_DIR.glob("OFL-*.txt")):
         files[f"static/fonts/{src.name}"] = src.read_bytes()
     return files
 
 
+def template_error(exc) -> TemplateError:
+    """A template that does not parse (jinja2.TemplateSyntaxError), named as the author sees it:
+    templates/index.html, not its absolute path."""
+    from .render import pages
+
+    name = exc.filename
+    for base in (pages.TEMPLATES.parent, REPO) if name else ():
+        try:
+            name = Path(name).resolve().relative_to(base.resolve()).as_posix()
+            break
+        except ValueError:
+            pass
+    return TemplateError(name, exc.lineno, exc.message or str(exc))
+
+
 def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig) -> list[Path]:
+    import jinja2
+
     from .render.pages import site_pages
 
-    files = site_pages(sorted(infos, key=lambda i: (i.puzzle.meta.date, i.puzzle.slug), reverse=True), config)
+    try:
+        files = site_pages(sorted(infos, key=lambda i: (i.puzzle.meta.date, i.puzzle.slug), reverse=True), config)
+    except jinja2.TemplateSyntaxError as exc:  # index.html, tag.html or feed.xml edited: the author's to fix
+        raise template_error(exc) from None
     files.update(static_files())
     changed = []
     for name in sorted(files):

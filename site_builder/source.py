@@ -414,6 +414,23 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
 RESERVED_SLUGS = {"static": "holds the site's styles, script and fonts", "tags": "holds the tag pages"}
 
 
+SWAP_SUFFIXES = (".swp", ".swo", ".swx", ".swn", ".tmp", ".temp", ".bak", ".orig", ".part", ".crdownload",
+                 "___jb_tmp___", "___jb_old___")
+
+
+def is_ignored(name: str) -> bool:
+    """Editor and tool droppings: they never trigger a rebuild (watch), are never published (static
+    files) and never count as code (the build's fingerprint)."""
+    return (
+        not name
+        or name.startswith(".")  # .#lock (emacs), .x.swp (vim), .goutputstream-* (gedit), our own .tmp files
+        or name.endswith("~")  # backups (emacs, vim, kate)
+        or (name.startswith("#") and name.endswith("#"))  # emacs auto-save
+        or name.lower().endswith(SWAP_SUFFIXES)
+        or name.isdigit()  # vim's "can I write here" probe: 4913, 5036, ...
+    )
+
+
 def puzzle_sources(folder: Path) -> list[Path]:
     """The puzzle files of a folder: every `*.txt` but hidden ones (an editor's lock or backup file,
     `.#name.txt`, or macOS's `._name.txt`), which are no one's puzzle."""

@@ -47,11 +47,11 @@ from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from io import BytesIO
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from .errors import CrosswordError
 from .site import PACKAGE, STATIC, TEMPLATES, BuildResult, build_site
-from .source import puzzle_sources
+from .source import is_ignored, puzzle_sources
 
 QUIET = 0.2  # seconds without events before a rebuild starts
 MAX_WAIT = 2.0  # ... but never wait longer than this after the first event of a burst
@@ -59,22 +59,6 @@ LONG_POLL = 25.0  # seconds a /__reload request waits for a build before answeri
 RELOAD_PATH = "/__reload"
 
 # ------------------------------------------------------------------ events
-
-SWAP_SUFFIXES = (".swp", ".swo", ".swx", ".swn", ".tmp", ".temp", ".bak", ".orig", ".part", ".crdownload",
-                 "___jb_tmp___", "___jb_old___")
-
-
-def is_ignored(name: str) -> bool:
-    """Editor and tool droppings that must never trigger a rebuild."""
-    return (
-        not name
-        or name.startswith(".")  # .#lock (emacs), .x.swp (vim), .goutputstream-* (gedit), our own .tmp files
-        or name.endswith("~")  # backups (emacs, vim, kate)
-        or (name.startswith("#") and name.endswith("#"))  # emacs auto-save
-        or name.lower().endswith(SWAP_SUFFIXES)
-        or name.isdigit()  # vim's "can I write here" probe: 4913, 5036, ...
-    )
-
 
 @dataclass(frozen=True)
 class Source:
@@ -184,8 +168,13 @@ class ReloadState:
         self._history: collections.deque[tuple[int, frozenset[str], frozenset[str]]] = collections.deque(maxlen=self.KEEP)
         self._cond = threading.Condition()
         self.closed = False
+        # what is failing now, shown on every open page until fixed: puzzle slug (or "" for the
+        # settings, a template or a crash) -> the error as the terminal prints it
+        self._problems: dict[str, str] = {}
 
-    def bump(self, result: BuildResult) -> int:
+    def bump(self, result: BuildResult, puzzles: set[str] | None = None) -> int:
+        """A build finished: wake the pages waiting. `puzzles` (the slugs with a source file) drops
+        the problems of deleted files."""
         changed = set()
         for p in result.written:
             try:
@@ -193,10 +182,31 @@ class ReloadState:
             except ValueError:
                 pass
         with self._cond:
-            self.build += 1
-            self._history.append((self.build, frozenset(changed), frozenset(result.removed)))
-            self._cond.notify_all()
-            return self.build
+            self._problems.pop("", None)  # the build ran: settings and templates read again
+            for slug in [*result.built, *result.unchanged, *result.removed]:
+                self._problems.pop(slug, None)
+            for slug, exc in result.failed:
+                self._problems[slug] = str(exc)
+            if puzzles is not None:
+                for slug in [s for s in self._problems if s and s not in puzzles]:
+                    del self._problems[slug]
+            return self._next(changed, result.removed)
+
+    def fail(self, message: str) -> int:
+        """A build that stopped before any puzzle (settings, a template, a crash): pages show it."""
+        with self._cond:
+            self._problems[""] = message
+            return self._next(set(), [])
+
+    def _next(self, changed: set[str], removed) -> int:
+        self.build += 1
+        self._history.append((self.build, frozenset(changed), frozenset(removed)))
+        self._cond.notify_all()
+        return self.build
+
+    def problems(self) -> list[str]:
+        with self._cond:
+            return [self._problems[k] for k in sorted(self._problems)]
 
     def close(self) -> None:
         with self._cond:
@@ -253,26 +263,74 @@ def embedded(page: str) -> set[str]:
 
 RELOAD_SCRIPT = """<script>/* crossword watch: live reload, added when served, never in public/ */
 (function () {
-  var build = %(build)d, token = %(token)s;
-  function poll() {
-    fetch("%(endpoint)s?since=" + build + "&token=" + encodeURIComponent(token) +
-          "&path=" + encodeURIComponent(location.pathname), {cache: "no-store"})
-      .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
-      .then(function (d) {
-        if (d.reload) { location.reload(); return; }
-        build = d.build; poll();
-      })
-      .catch(function () { setTimeout(poll, 1000); });
+  var build = %(build)d, token = %(token)s, problems = %(problems)s;
+  var url = "%(endpoint)s?token=" + encodeURIComponent(token) + "&path=" + encodeURIComponent(location.pathname);
+  // One waiting request per browser, not one per tab: a browser opens at most six connections to a
+  // server, and six tabs each holding one would stall every other page. The tab holding the lock
+  // waits for the next build and tells the others, which then ask, without waiting, whether their
+  // own page changed. (No locks outside a secure context, e.g. a phone on the LAN: every tab waits.)
+  var channel = window.BroadcastChannel ? new BroadcastChannel("crossword-watch") : null;
+  var shared = !!(channel && navigator.locks);
+  function ask(wait) {
+    return fetch(url + "&since=" + build + (wait ? "" : "&wait=0"), {cache: "no-store"})
+      .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); });
   }
-  poll();
+  function take(d) {
+    if (d.reload) { location.reload(); return false; }
+    build = d.build;
+    show(d.problems || []);
+    return true;
+  }
+  function poll() {
+    ask(true).then(function (d) {
+      if (shared) { channel.postMessage(d.build); }
+      if (take(d)) { poll(); }
+    }, function () { setTimeout(poll, 1000); });
+  }
+  // the build's errors, over the page until a build without them: the page is the last good one
+  function show(list) {
+    var box = document.getElementById("crossword-watch-problems");
+    if (!list.length) { if (box) { box.remove(); } return; }
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "crossword-watch-problems";
+      box.setAttribute("role", "alert");
+      box.style.cssText = "position:fixed;left:0;right:0;bottom:0;z-index:2147483647;max-height:40vh;overflow:auto;" +
+        "margin:0;padding:.6rem 2.6rem .7rem .9rem;background:#7a1010;color:#fff;font:13px/1.45 ui-monospace,monospace;" +
+        "white-space:pre-wrap;overflow-wrap:anywhere;box-shadow:0 -2px 8px rgba(0,0,0,.3)";
+      var close = document.createElement("button");
+      close.type = "button";
+      close.textContent = "\\u00d7";
+      close.setAttribute("aria-label", "Hide");
+      close.style.cssText = "position:absolute;top:.3rem;right:.5rem;font:20px/1 sans-serif;color:#fff;" +
+        "background:none;border:0;cursor:pointer";
+      close.onclick = function () { box.hidden = true; };
+      box.appendChild(close);
+      box.appendChild(document.createElement("div"));
+      document.body.appendChild(box);
+    }
+    var text = "The last save did not build; this page is the last good one.\\n" + list.join("\\n");
+    if (box.lastChild.textContent !== text) { box.lastChild.textContent = text; box.hidden = false; }
+  }
+  show(problems);
+  if (shared) {
+    channel.onmessage = function (e) { if (e.data !== build) { ask(false).then(take, function () {}); } };
+    ask(false).then(take, function () {});  // a build between serving this page and now
+    navigator.locks.request("crossword-watch", function () { poll(); return new Promise(function () {}); });
+  } else {
+    poll();
+  }
 })();
 </script>
 """
 
 
-def inject_reload(page: bytes, build: int, token: str) -> bytes:
+def inject_reload(page: bytes, build: int, token: str, problems: Sequence[str] = ()) -> bytes:
     """The page with the reload script before its last </body> (at the end when there is none)."""
-    script = (RELOAD_SCRIPT % {"build": build, "token": json.dumps(token), "endpoint": RELOAD_PATH}).encode()
+    # the problems go in as JSON inside a <script>: '<' escaped, so an error quoting '</script>' stays text
+    listed = json.dumps(list(problems)).replace("<", "\\u003c")
+    script = (RELOAD_SCRIPT % {"build": build, "token": json.dumps(token), "endpoint": RELOAD_PATH,
+                               "problems": listed}).encode()
     at = page.lower().rfind(b"</body>")
     if at < 0:
         return page + script
@@ -354,7 +412,7 @@ class Handler(SimpleHTTPRequestHandler):
         if target.suffix != ".html":
             return self._send_file(target)
         state = self.reload_state
-        body = inject_reload(target.read_bytes(), state.build, state.token)
+        body = inject_reload(target.read_bytes(), state.build, state.token, state.problems())
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -381,7 +439,7 @@ class Handler(SimpleHTTPRequestHandler):
             f"<h1>Not found</h1><p>public/{html.escape(rel)} does not exist (yet).</p>"
             "<p><a href=\"/\">All puzzles</a></p></body></html>\n"
         ).encode()
-        body = inject_reload(page, state.build, state.token)
+        body = inject_reload(page, state.build, state.token, state.problems())
         self.send_response(HTTPStatus.NOT_FOUND)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -402,10 +460,12 @@ class Handler(SimpleHTTPRequestHandler):
         elif token and token != state.token:
             answer = {"build": state.build, "token": state.token, "reload": True}
         else:
-            build = state.wait(since, LONG_POLL)
+            # wait=0: a tab told of a new build by the one tab that waits (see RELOAD_SCRIPT) asks at once
+            build = state.wait(since, 0 if query.get("wait") == ["0"] else LONG_POLL)
             _target, rel = self._file_for(urllib.parse.urlsplit(page_url).path)
             reload = build > since and state.affects(rel, since)
             answer = {"build": build, "token": state.token, "reload": reload}
+        answer["problems"] = state.problems()
         body = json.dumps(answer).encode()
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "application/json")
@@ -460,6 +520,7 @@ class Watcher:
         self.queue = ChangeQueue(quiet)
         self.say = say or (lambda line: print(line, flush=True))
         self.on_build = on_build or (lambda stage, result: None)
+        self.on_failure: Callable[[str], None] = lambda message: None  # a build that stopped (see _failed)
         self.full_owed = False
         self.known = self._puzzle_paths()
         self.observer = None
@@ -581,6 +642,9 @@ class Watcher:
         site = {p for r in results for p in r.written if _is_site_page(p, self.out)}
         if site and not built and not removed:
             done.append("updated the index")
+        static = sorted({_in_static(p, self.out) for r in results for p in r.written} - {None})
+        if static and not built and not removed:  # an edited stylesheet or script: pages reload with it
+            done.append(f"updated {_names(static)}")
         if failed:
             # only a puzzle that has a page to keep keeps one; a new file with an error has none yet
             kept = [s for s in failed if (self.out / s / "index.html").exists()]
@@ -601,8 +665,11 @@ class Watcher:
     def report(self, run: Rebuild, *, first: bool = False) -> None:
         from .cli import _print_error
 
+        said = set()
         for _slug, exc in run.failures:
-            _print_error(exc)
+            if str(exc) not in said:  # a template that does not parse fails every puzzle: one message
+                said.add(str(exc))
+                _print_error(exc)
         sys.stderr.flush()
         self.say(self.describe(run, first=first))
         # what `build` says of a puzzle that built but needs the author: answers left out, fill words to clue
@@ -620,11 +687,13 @@ class Watcher:
         if isinstance(exc, CrosswordError):  # the author's to fix, like a bad puzzle: its message, no traceback
             _print_error(exc)
             why = "fix it and save"
+            self.on_failure(str(exc))
         else:  # a bug in a renderer or template, not in the puzzle
             import traceback
 
             traceback.print_exc()
             why = "the build crashed (traceback above)"
+            self.on_failure(f"{what}: the build crashed ({type(exc).__name__}: {exc}); the terminal shows the traceback")
         sys.stderr.flush()
         self.say(f"{time.strftime('%H:%M:%S')}  {what}: {why}; the last good outputs stay, the watcher carries on")
 
@@ -670,6 +739,15 @@ def _is_site_page(path: Path, out: Path) -> bool:
     except ValueError:
         return False
     return len(rel.parts) == 1 or rel.parts[0] == "tags"
+
+
+def _in_static(path: Path, out: Path) -> str | None:
+    """'static/site.css' for a file written under public/static/, else None."""
+    try:
+        rel = Path(path).resolve().relative_to(out.resolve())
+    except ValueError:
+        return None
+    return rel.as_posix() if rel.parts[0] == "static" else None
 
 
 def warm_up(root: Path) -> None:
@@ -734,7 +812,8 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
     watcher = Watcher(root, out)
     watcher.out.mkdir(parents=True, exist_ok=True)
     state = ReloadState(watcher.out)
-    watcher.on_build = lambda stage, result: state.bump(result)
+    watcher.on_build = lambda stage, result: state.bump(result, {Path(name).stem for name in watcher.known})
+    watcher.on_failure = state.fail
     try:
         server = make_server(watcher.out, host, port, state)
     except OSError as exc:

@@ -386,3 +386,58 @@ def test_the_puzzle_page_shades_the_same_holes():
     squares = re.findall(r'<div class="(cell|void hole|void)"', page)
     assert len(squares) == layout.rows * layout.cols
     assert squares.count("void hole") == len(layout.holes) and squares.count("cell") == len(layout.cells)
+
+
+def test_an_index_template_that_does_not_parse_is_one_located_error(tmp_path, monkeypatch, capsys):
+    """index.html, tag.html and feed.xml are rendered after the puzzles: their syntax errors were a crash
+    (exit 3, a traceback); a puzzle template's error was printed once a puzzle, with its absolute path."""
+    from site_builder import cli
+    from site_builder.render import pages
+    from site_builder.site import TEMPLATES
+
+    from .test_site import make_repo, small
+
+    root = make_repo(tmp_path, a=small("Alpha"), b=small("Bravo", "2026-02-01"))
+    assert cli.main(["build", "--root", str(root), "--jobs", "1"]) == 0
+    index = (root / "public" / "index.html").read_bytes()
+    broken = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, broken)
+    text = (broken / "index.html").read_text(encoding="utf-8").splitlines(keepends=True)
+    (broken / "index.html").write_text(text[0] + "{% if %}\n" + "".join(text[1:]), encoding="utf-8")
+    monkeypatch.setattr(pages, "TEMPLATES", broken)
+    pages.environment.cache_clear()
+    try:
+        (root / "puzzles" / "a.txt").write_text(small("Alpha Edited"), encoding="utf-8")
+        capsys.readouterr()
+        assert cli.main(["build", "--root", str(root), "--jobs", "1"]) == 2
+        err = capsys.readouterr().err
+        assert "templates/index.html:2: error: the template does not parse" in err, err
+        assert str(tmp_path) not in err and "Traceback" not in err and "internal error" not in err
+        assert (root / "public" / "index.html").read_bytes() == index  # the index as it was
+    finally:
+        pages.environment.cache_clear()
+
+
+def test_one_message_for_one_error_that_fails_every_puzzle(capsys):
+    from site_builder.cli import _report_failures
+    from site_builder.errors import TemplateError
+
+    error = TemplateError("templates/puzzle.html", 22, "unexpected '}'")
+    _report_failures([("a", error), ("b", TemplateError("templates/puzzle.html", 22, "unexpected '}'")), ("c", error)])
+    assert capsys.readouterr().err.count("templates/puzzle.html:22:") == 1
+
+
+def test_editor_files_beside_the_static_files_and_templates_are_not_published_nor_code(tmp_path, monkeypatch):
+    from site_builder import site
+
+    static, templates = tmp_path / "static", tmp_path / "templates"
+    static.mkdir()
+    templates.mkdir()
+    for name in ("player.js", ".player.js.swp", "player.js~", "#player.js#", "4913"):
+        (static / name).write_text("x")
+    for name in ("puzzle.html", ".puzzle.html.swp", "puzzle.html~"):
+        (templates / name).write_text("x")
+    monkeypatch.setattr(site, "STATIC", static)
+    monkeypatch.setattr(site, "TEMPLATES", templates)
+    assert [n for n in site.static_files() if not n.startswith("static/fonts/")] == ["static/player.js"]
+    assert [p.name for p in site.code_files() if p.parent in (static, templates)] == ["puzzle.html"]

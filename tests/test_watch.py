@@ -372,3 +372,61 @@ def test_code_changes_are_compiled_before_a_restart(tmp_path):
     assert _code_ok([good, tmp_path / "deleted.py"], said.append) and said == []
     assert not _code_ok([good, bad], said.append)
     assert said and f"{bad}:2:" in said[0]
+
+
+# ---------------------------------------------------------------- in a browser
+
+
+def test_many_open_tabs_share_one_waiting_request_and_show_the_builds_errors(watch):
+    """A browser opens six connections to a server: tabs each holding a waiting request stalled every
+    further page load for the 25 s of the wait. One tab waits for the browser; errors show on the pages."""
+    from .test_player import ARGS, CHROMIUM
+
+    if not CHROMIUM.exists():
+        pytest.skip("needs Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    base = f"http://{watch.host}:{watch.port}"
+    src = watch.root / "puzzles" / "b.txt"
+    good = src.read_text()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            context = browser.new_context()
+            tabs = []
+            for i in range(8):
+                page = context.new_page()
+                page.goto(f"{base}/{'ab'[i % 2]}/", timeout=8000)  # the stall took 20 s from the sixth tab on
+                tabs.append(page)
+            page = context.new_page()
+            page.goto(f"{base}/a/a.ipuz", timeout=8000)
+            # a broken save: every open page says so, with the file and line, and keeps its content
+            n = len(watch.summaries())
+            src.write_text(good.replace("CAT | ", "C4T | "))
+            watch.next_summary(n, "failed")
+            for tab in (tabs[0], tabs[1], tabs[7]):
+                banner = tab.wait_for_selector("#crossword-watch-problems", timeout=TIMEOUT * 1000)
+                assert "b.txt:7:" in banner.inner_text() and "C4T" in banner.inner_text()
+            assert "Bravo" in tabs[1].inner_text("h1")
+            fresh = context.new_page()  # a page opened now shows it from the start
+            fresh.goto(f"{base}/", timeout=8000)
+            assert "b.txt:7:" in fresh.inner_text("#crossword-watch-problems")
+            # fixed: the banner goes from every page
+            n = len(watch.summaries())
+            src.write_text(good)
+            watch.next_summary(n, "b.txt changed")  # "no output changed": the outputs were the last good ones
+            for tab in (tabs[0], tabs[7], fresh):
+                tab.wait_for_selector("#crossword-watch-problems", state="detached", timeout=TIMEOUT * 1000)
+        finally:
+            browser.close()
+
+
+def test_a_rewritten_stylesheet_is_said_not_no_output_changed(tmp_path):
+    from site_builder.site import BuildResult
+    from site_builder.watch import Rebuild, Watcher
+
+    (tmp_path / "puzzles").mkdir()
+    w = Watcher(tmp_path)
+    run = Rebuild([("changed", "site_builder/static/site.css")], quick=BuildResult(written=[tmp_path / "public" / "static" / "site.css"]))
+    line = w.describe(run)
+    assert "updated static/site.css" in line and "no output changed" not in line, line
