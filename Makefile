@@ -10,7 +10,7 @@ SITE_STAMP := .cache/site.stamp
 # cannot take a name with a space or a colon, and the build names those as errors itself (adding
 # one changes the folder).
 SOURCES := puzzles $(shell find puzzles -maxdepth 1 -name '*.txt' 2>/dev/null | grep -E '^puzzles/[a-z0-9-]+\.txt$$' | sort) pyproject.toml \
-	$(shell find site_builder templates -type f ! -name '*.pyc' 2>/dev/null)
+	$(shell find site_builder templates -type f ! -name '*.pyc' ! -name '.*' ! -name '*~' ! -name '*.sw?' ! -name '\#*\#' 2>/dev/null)
 # `make -j2 site` passes its job count on to the builder, which renders puzzles in parallel.
 JOBS = $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),1)
 

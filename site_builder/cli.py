@@ -15,7 +15,6 @@ import os
 import signal
 import sys
 import traceback
-from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
@@ -119,10 +118,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     params = params_for(
         puzzle, seed=args.seed, seeds=args.seeds, size=args.size, strategy=args.strategy, effort=args.effort
     )
+    from .site import with_default_author
+
     config = _project_config(path)
-    if not puzzle.meta.author and config.author:
-        # a puzzle of a project's puzzles/ gets the project's default author, as `build` gives it
-        puzzle = replace(puzzle, meta=replace(puzzle.meta, author=config.author))
+    puzzle = with_default_author(puzzle, config)  # a project's puzzle, as `build` writes it
     layout = layout_puzzle(puzzle, params)
     print(layout.summary(), file=sys.stderr)
     if layout.strategy == "adjacency":
@@ -155,7 +154,7 @@ def _project_config(path: Path):
     with a `ROOT/pyproject.toml`), so that `generate` writes what `build` writes; defaults otherwise."""
     from .config import SiteConfig, load_config
 
-    folder = path.resolve().parent
+    folder = Path(os.path.abspath(path)).parent  # where the file is listed (a link's target may be elsewhere)
     pyproject = folder.parent / "pyproject.toml"
     if folder.name == "puzzles" and pyproject.is_file():
         return load_config(pyproject)

@@ -199,9 +199,7 @@ def puzzle_files(
     from .render.svg import render_svg
 
     slug = puzzle.slug
-    if not puzzle.meta.author and config.author:
-        # the site's default author stands in everywhere: page, prints and exports, as on the index
-        puzzle = replace(puzzle, meta=replace(puzzle.meta, author=config.author))
+    puzzle = with_default_author(puzzle, config)
     files = export_files(puzzle, layout)
     files[f"{slug}.svg"] = render_svg(puzzle, layout)
     files[f"{slug}-solution.svg"] = render_svg(puzzle, layout, solution=True)
@@ -561,16 +559,23 @@ def static_files() -> dict[str, bytes]:
     return files
 
 
+def with_default_author(puzzle: Puzzle, config: SiteConfig) -> Puzzle:
+    """The puzzle with the site's default author when it names none: it stands in everywhere (page,
+    prints, exports), as on the index."""
+    if puzzle.meta.author or not config.author:
+        return puzzle
+    return replace(puzzle, meta=replace(puzzle.meta, author=config.author))
+
+
 def template_error(exc) -> TemplateError:
     """A template that does not parse (jinja2.TemplateSyntaxError), named as the author sees it:
     templates/index.html, not its absolute path."""
     from .render import pages
 
     name = exc.filename
-    for base in (pages.TEMPLATES.parent, REPO) if name else ():
+    if name:
         try:
-            name = Path(name).resolve().relative_to(base.resolve()).as_posix()
-            break
+            name = Path(name).resolve().relative_to(pages.TEMPLATES.parent.resolve()).as_posix()
         except ValueError:
             pass
     return TemplateError(name, exc.lineno, exc.message or str(exc))

@@ -173,8 +173,10 @@ def _check_value(key: str, value: Any) -> Any:
         text = unicodedata.normalize("NFC", text)
         if key != "notes":
             text = one_line(text)
-        if KEYS[key].required and not visible(text):
-            raise ValueError(f"'{key}' must not be empty" + (" (it holds only invisible characters)" if text else ""))
+        if not visible(text):
+            if KEYS[key].required:
+                raise ValueError(f"'{key}' must not be empty" + (" (it holds only invisible characters)" if text else ""))
+            return ""  # an author of zero-width spaces is no author: the site's default stands in
         return text
     if kind == "date":
         if isinstance(value, _dt.datetime):  # YAML reads `2026-01-02 10:00:00` as a time of day too
@@ -238,13 +240,18 @@ def one_line(text: str) -> str:
     go, and runs of spaces become one space. Every output's one-line text (a clue, a title, a byline)
     is this, so they all agree. Accented letters are composed (NFC): an é typed as e and a combining
     accent, as macOS pastes it, is the one character é, which Latin-1 (the .puz) can spell."""
-    return unicodedata.normalize("NFC", one_line_positions(text)[0])
+    return one_line_positions(text)[0]
 
 
 def visible(text: str) -> bool:
     """Whether the text shows anything: not only spaces and invisible format characters (a zero-width
     space, a soft hyphen, a word joiner, a byte-order mark)."""
-    return any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in text)
+    return any(not ch.isspace() and unicodedata.category(ch) != "Cf" and ch not in _BLANKS for ch in text)
+
+
+# characters that are letters or symbols to Unicode but show nothing: Hangul fillers, the blank Braille
+# pattern, variation selectors
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\ufe0e\ufe0f")
 
 
 def one_line_positions(text: str) -> tuple[str, list[int]]:
@@ -266,7 +273,31 @@ def one_line_positions(text: str) -> tuple[str, list[int]]:
         lo += 1
     while hi > lo and kept[hi - 1].isspace():
         hi -= 1
-    return "".join(kept[lo:hi]), at[lo:hi]
+    return _composed(kept[lo:hi], at[lo:hi])
+
+
+def _composed(chars: list[str], at: list[int]) -> tuple[str, list[int]]:
+    """The text in NFC, each composed character at the place of the first character it comes from.
+    Composition joins a letter with the marks after it, so each letter and its marks are composed
+    apart (Hangul's conjoining letters, which join each other, fall back to the whole text)."""
+    text = "".join(chars)
+    whole = unicodedata.normalize("NFC", text)
+    if whole == text:
+        return text, at
+    out: list[str] = []
+    where: list[int] = []
+    i = 0
+    while i < len(chars):
+        j = i + 1
+        while j < len(chars) and unicodedata.combining(chars[j]):
+            j += 1
+        piece = unicodedata.normalize("NFC", "".join(chars[i:j]))
+        out.append(piece)
+        where += [at[i]] * len(piece)
+        i = j
+    if "".join(out) != whole:
+        return whole, (at + at[-1:] * len(whole))[: len(whole)]
+    return whole, where
 
 
 LINE_BREAKS = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")
@@ -585,7 +616,10 @@ def parse_source(
             indented = next((i for i in range(first + 1, len(lines)) if lines[i].strip() == "---"), None)
             if indented is not None:
                 errors.append(PuzzleError(
-                    shown, indented + 1, "the '---' that closes the front matter must start its line; remove the spaces before it",
+                    shown, indented + 1,
+                    "front matter opened with '---' is never closed; a closing '---' starts its line, and this one "
+                    "is indented: remove its spaces if it closes the front matter, or add a '---' line after the "
+                    "front matter if it belongs to a value",
                     col=1,
                 ))
             else:

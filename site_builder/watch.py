@@ -18,9 +18,10 @@ sources, rebuild on every save and reload the open browser pages.
   took. A bad file prints `file:line: error: message`; the last good outputs
   stay and the watcher keeps going.
 - Live reload without an extension: HTML responses get a small script at
-  serve time (the files in public/ never carry it) that long-polls
-  /__reload and reloads the page when a build changed it, or when the server
-  restarted.
+  serve time (the files in public/ never carry it). One tab of a browser
+  long-polls /__reload and tells the others of each build, and each page
+  reloads when a build changed it, or when the server restarted. Open pages
+  show the build's errors in a panel until a build without them.
 - Ctrl-C or SIGTERM: the server and the observer stop, no temporary files
   stay behind, exit status 0.
 """
@@ -49,7 +50,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Callable, Sequence
 
-from .errors import CrosswordError
+from .errors import CrosswordError, PuzzleErrors
 from .site import PACKAGE, STATIC, TEMPLATES, BuildResult, build_site
 from .source import is_ignored, puzzle_sources
 
@@ -172,8 +173,8 @@ class ReloadState:
         # settings, a template or a crash) -> the error as the terminal prints it
         self._problems: dict[str, str] = {}
 
-    def bump(self, result: BuildResult, puzzles: set[str] | None = None) -> int:
-        """A build finished: wake the pages waiting. `puzzles` (the slugs with a source file) drops
+    def bump(self, result: BuildResult, slugs: set[str] | None = None) -> int:
+        """A build finished: wake the pages waiting. `slugs` (the puzzles with a source file) drops
         the problems of deleted files."""
         changed = set()
         for p in result.written:
@@ -182,31 +183,34 @@ class ReloadState:
             except ValueError:
                 pass
         with self._cond:
-            self._problems.pop("", None)  # the build ran: settings and templates read again
-            for slug in [*result.built, *result.unchanged, *result.removed]:
+            # the build ran, so the settings and templates read again; after a build that stopped part-way
+            # (pages written, then a template failed) no one knows what open pages show: all reload
+            everything = self._problems.pop("", None) is not None
+            for slug in [*result.built, *result.unchanged, *result.removed, *result.drafts]:
                 self._problems.pop(slug, None)
             for slug, exc in result.failed:
-                self._problems[slug] = str(exc)
-            if puzzles is not None:
-                for slug in [s for s in self._problems if s and s not in puzzles]:
+                self._problems[slug] = diagnostic(exc)
+            if slugs is not None:
+                for slug in [s for s in self._problems if s and s not in slugs]:
                     del self._problems[slug]
-            return self._next(changed, result.removed)
+            return self._next(changed, result.removed, everything)
 
     def fail(self, message: str) -> int:
-        """A build that stopped before any puzzle (settings, a template, a crash): pages show it."""
+        """A build that stopped before its end (settings, a template, a crash): pages show it."""
         with self._cond:
             self._problems[""] = message
             return self._next(set(), [])
 
-    def _next(self, changed: set[str], removed) -> int:
+    def _next(self, changed: set[str], removed, everything: bool = False) -> int:
         self.build += 1
-        self._history.append((self.build, frozenset(changed), frozenset(removed)))
+        self._history.append((self.build, frozenset(changed), frozenset(removed), everything))
         self._cond.notify_all()
         return self.build
 
     def problems(self) -> list[str]:
+        """The errors now, each once (a template that does not parse fails every puzzle alike)."""
         with self._cond:
-            return [self._problems[k] for k in sorted(self._problems)]
+            return list(dict.fromkeys(self._problems[k] for k in sorted(self._problems)))
 
     def close(self) -> None:
         with self._cond:
@@ -235,13 +239,19 @@ class ReloadState:
         except OSError:
             text = ""
         shown = embedded(text)
-        for _n, changed, removed in builds:
-            if page in changed or folder.split("/", 1)[0] in removed:
+        for _n, changed, removed, everything in builds:
+            if everything or page in changed or folder.split("/", 1)[0] in removed:
                 return True
             for c in changed:
                 if posixpath.relpath(c, folder or ".") in shown or "/" + c in shown:
                     return True
         return False
+
+
+def diagnostic(exc: CrosswordError) -> str:
+    """An error as the terminal prints it (`file:line:col: error: message`, a line for each)."""
+    errors = exc.errors if isinstance(exc, PuzzleErrors) else [exc]
+    return "\n".join(e.diagnostic() for e in errors)
 
 
 _EMBEDS = re.compile(r"""<(?:img|script|source|link)\b[^>]*?\b(?:src|href|srcset)\s*=\s*["']([^"']+)["']""", re.I)
@@ -285,7 +295,7 @@ RELOAD_SCRIPT = """<script>/* crossword watch: live reload, added when served, n
     ask(true).then(function (d) {
       if (shared) { channel.postMessage(d.build); }
       if (take(d)) { poll(); }
-    }, function () { setTimeout(poll, 1000); });
+    }).catch(function () { setTimeout(poll, 1000); });
   }
   // the build's errors, over the page until a build without them: the page is the last good one
   function show(list) {
@@ -687,7 +697,7 @@ class Watcher:
         if isinstance(exc, CrosswordError):  # the author's to fix, like a bad puzzle: its message, no traceback
             _print_error(exc)
             why = "fix it and save"
-            self.on_failure(str(exc))
+            self.on_failure(diagnostic(exc))
         else:  # a bug in a renderer or template, not in the puzzle
             import traceback
 
@@ -833,6 +843,10 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
         if stopping.is_set():
             return
         stopping.set()
+        # a Stop raised inside a finalizer (a weakref callback the collector ran just then) is swallowed
+        # and printed as 'Exception ignored'; the loop stops anyway on `stopping`, so that print is noise
+        default = sys.unraisablehook
+        sys.unraisablehook = lambda unraisable: None if isinstance(unraisable.exc_value, Stop) else default(unraisable)
         raise Stop()
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}

@@ -876,3 +876,37 @@ def test_menu_items_are_named_with_their_action(open_page):
     p = open_page()
     for name in ("Check letter", "Check word", "Check puzzle", "Reveal letter", "Reveal word", "Reveal puzzle", "Clear word", "Clear puzzle"):
         assert p.page.get_by_role("button", name=name, exact=True, include_hidden=True).count() == 1, name
+
+
+def test_a_tapped_square_is_not_left_under_a_grown_clue_bar(open_page):
+    p = open_page("long-words", **PHONE)
+    angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
+    short = next(q for q in p.layout.placements if q.entry.answer == "ONION")
+    p.page.click(f"#clue-{short.direction.value}-{short.number}")
+    others = {c for q in p.layout.placements if q is not angel for c in q.cells()}
+    cell = f"#{cell_id(next(c for c in angel.cells() if c not in others))}"
+    # the square just under the bar, which is stuck to the top of the screen and two lines tall
+    p.page.evaluate(f"""() => {{
+        const bar = document.querySelector('.clue-bar'), el = document.querySelector('{cell}');
+        window.scrollBy(0, el.getBoundingClientRect().top - 200);
+        window.scrollBy(0, el.getBoundingClientRect().top - bar.getBoundingClientRect().bottom - 6);
+    }}""")
+    assert p.page.evaluate("getComputedStyle(document.querySelector('.clue-bar')).position") == "sticky"
+    x, y = p.page.evaluate(CENTRE, cell)
+    p.page.touchscreen.tap(x, y)
+    assert p.active_clue() == f"clue-{angel.direction.value}-{angel.number}"  # its clue: three lines
+    bar, top = p.page.evaluate(f"[document.querySelector('.clue-bar').getBoundingClientRect().bottom, "
+                               f"document.querySelector('{cell}').getBoundingClientRect().top]")
+    assert top >= bar, (top, bar)
+
+
+def test_forced_colours_keep_the_cursors_letter_on_a_solved_grid(open_page):
+    p = open_page()
+    p.page.emulate_media(forced_colors="active", color_scheme="dark")
+    for q in p.layout.placements:
+        p.solve(q)
+    first = p.layout.placements[0].cells()[0]
+    p.page.click(f"#{cell_id(first)}")
+    style = "([sel, prop]) => getComputedStyle(document.querySelector(sel))[prop]"
+    sel = f"#{cell_id(first)}"
+    assert p.page.evaluate(style, [sel, "backgroundColor"]) != p.page.evaluate(style, [sel + " .letter", "color"])

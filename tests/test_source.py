@@ -256,7 +256,7 @@ def test_an_indented_fence_inside_a_notes_block_is_notes_text():
     assert [e.answer for e in puzzle.entries] == ["CAT", "ACT"]
     # an indented fence with no other closing one is named on its own line
     (err,) = errors_of("---\ntitle: T\ndate: 2026-01-02\n  ---\nCAT | Pet\n")
-    assert err.startswith("p.txt:4:1:") and "must start its line" in err
+    assert err.startswith("p.txt:4:1:") and "never closed" in err and "this one is indented" in err
 
 
 @pytest.mark.parametrize("invisible", ["\u200b", "\u00ad", "\u2060 \ufeff"])
@@ -275,3 +275,14 @@ def test_text_is_composed_and_front_matter_text_is_one_line():
     assert puzzle.meta.title == "Multi line" and puzzle.meta.author == "A B"
     assert puzzle.entries[0].clue == "Caf\u00e9 au lait"
     assert puzzle.meta.notes == "Caf\u00e9\n\ntwo"  # the notes keep their paragraphs
+
+
+def test_an_invisible_optional_value_is_no_value_and_lint_columns_survive_composition():
+    puzzle = load_puzzle('---\ntitle: T\ndate: 2026-01-02\nauthor: "\u200b"\n---\nCAT | Pet\nACT | Do\n')
+    assert puzzle.meta.author == ""  # so the site's default author stands in
+    from site_builder.source import one_line_positions
+
+    text = "  Cafe\u0301  au\x07 lait  "
+    shown, at = one_line_positions(text)
+    assert shown == "Caf\u00e9 au lait" and len(at) == len(shown)
+    assert [text[i] for i in at] == ["C", "a", "f", "e", " ", "a", "u", " ", "l", "a", "i", "t"]

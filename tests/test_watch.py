@@ -430,3 +430,28 @@ def test_a_rewritten_stylesheet_is_said_not_no_output_changed(tmp_path):
     run = Rebuild([("changed", "site_builder/static/site.css")], quick=BuildResult(written=[tmp_path / "public" / "static" / "site.css"]))
     line = w.describe(run)
     assert "updated static/site.css" in line and "no output changed" not in line, line
+
+
+def test_the_pages_errors_follow_the_builds(tmp_path):
+    from site_builder.errors import PuzzleError, TemplateError
+    from site_builder.site import BuildResult
+    from site_builder.watch import ReloadState
+
+    state = ReloadState(tmp_path)
+    bad = PuzzleError("puzzles/n.txt", 3, "unknown key 'autor'")
+    state.bump(BuildResult(failed=[("n", bad)]), {"n", "a"})
+    assert state.problems() == ["puzzles/n.txt:3: error: unknown key 'autor'"]
+    state.bump(BuildResult(drafts=["n"]), {"n", "a"})  # fixed, as a draft: on no page, and no error
+    assert state.problems() == []
+    state.bump(BuildResult(failed=[("n", bad)]), {"n", "a"})
+    state.bump(BuildResult(built=["a"]), {"a"})  # deleted (or renamed) while failing
+    assert state.problems() == []
+    # one template error fails every puzzle alike: said once
+    broken = [(s, TemplateError("templates/puzzle.html", 22, "unexpected '}'")) for s in ("a", "b", "c")]
+    state.bump(BuildResult(failed=broken), {"a", "b", "c"})
+    assert len(state.problems()) == 1 and "templates/puzzle.html:22:" in state.problems()[0]
+    # a build that stopped part-way (an index template) may have written pages: the next good one reloads all
+    since = state.build
+    state.fail("templates/index.html:2: error: the template does not parse")
+    state.bump(BuildResult(built=["a", "b", "c"]), {"a", "b", "c"})
+    assert state.problems() == [] and state.affects("b/index.html", since)

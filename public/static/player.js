@@ -757,6 +757,11 @@
     // a clue of three lines in the bar above the grid moves it: scroll it back under the pointer
     var moved = el.getBoundingClientRect().top - top;
     if (moved) window.scrollBy(0, moved);
+    // unless the bar, stuck to the top of a phone's screen, has grown over the square: then in sight first
+    if (getComputedStyle(clueBar).position === 'sticky') {
+      var under = clueBar.getBoundingClientRect().bottom + 4 - el.getBoundingClientRect().top;
+      if (under > 0) window.scrollBy(0, -under);
+    }
     save();
   });
   // Keep focus in the input when a cell is pressed (no flicker of the focus ring).
