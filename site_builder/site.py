@@ -605,7 +605,9 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
     from .render.pages import site_pages
 
     try:
-        files = site_pages(sorted(infos, key=lambda i: (i.puzzle.meta.date, i.puzzle.slug), reverse=True), config, code)
+        # newest first; puzzles of one date in name order
+        newest = sorted(infos, key=lambda i: (-i.puzzle.meta.date.toordinal(), i.puzzle.slug))
+        files = site_pages(newest, config, code)
     except jinja2.TemplateSyntaxError as exc:  # index.html, tag.html or feed.xml edited: the author's to fix
         raise template_error(exc) from None
     files.update(static_files())

@@ -282,3 +282,40 @@ def test_repeated_builds_read_only_changed_sources_and_render_the_index_only_whe
     src.write_text(src.read_text().replace("title: Alpha", "title: Alpha Renamed"))  # the index shows titles
     build_site(root, report=quiet)
     assert rendered == [1] and "Alpha Renamed" in (root / "public" / "index.html").read_text()
+
+
+def test_a_big_archive_is_grouped_by_year_with_counts_and_a_capped_feed(tmp_path):
+    from site_builder.render.pages import FEED_ENTRIES
+
+    puzzles = {f"p{i:02d}": small(f"Puzzle {i:02d}", f"{2020 + i % 3}-0{1 + i % 9}-1{i % 10}", "odd" if i % 2 else "even")
+               for i in range(FEED_ENTRIES + 4)}
+    puzzles["zz"] = small("Zed", "2022-05-05", "even")
+    puzzles["aa"] = small("Aye", "2022-05-05", "even")
+    root = make_repo(tmp_path, **puzzles)
+    assert build_site(root, report=quiet, quick=True).ok
+    index = (root / "public" / "index.html").read_text()
+    # newest year first, each a section with its count; a bar to jump to each
+    assert [m for m in __import__("re").findall(r'<h2 id="y(\d{4})"', index)] == ["2022", "2021", "2020"]
+    assert 'href="#y2020"' in index and f"{len(puzzles)} puzzles, 2020 to 2022" in index
+    assert '<h3 class="card-title">' in index and "<h2 class=\"card-title\">" not in index
+    # tag counts, on the index and the tag pages
+    evens = sum(1 for t in puzzles.values() if "[even]" in t)
+    assert f'even <span class="n" aria-label="({evens} puzzles)">{evens}</span>' in index
+    # one date, two puzzles: in name order
+    assert index.index(">Aye<") < index.index(">Zed<")
+    # the feed holds the newest FEED_ENTRIES
+    feed = ET.parse(root / "public" / "feed.xml").getroot()
+    entries = feed.findall("{http://www.w3.org/2005/Atom}entry")
+    assert len(entries) == FEED_ENTRIES
+    assert entries[0].findtext("{http://www.w3.org/2005/Atom}updated").startswith("2022-")
+    # a puzzle page links its tags
+    page = (root / "public" / "p01" / "index.html").read_text()
+    assert 'href="../tags/odd.html">#odd</a>' in page
+
+
+def test_one_year_needs_no_year_headings(tmp_path):
+    root = make_repo(tmp_path, a=small("Alpha"), b=small("Bravo", "2026-02-01"))
+    assert build_site(root, report=quiet, quick=True).ok
+    index = (root / "public" / "index.html").read_text()
+    assert 'class="years"' not in index and 'class="year-heading"' not in index
+    assert '<h2 class="card-title">' in index and "2 puzzles</p>" in index

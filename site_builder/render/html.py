@@ -196,6 +196,7 @@ def render_puzzle_page(
         date_iso=meta.date.isoformat() if meta.date else "",
         date_human=long_date(meta.date, weekday=False) if meta.date else "",
         difficulty=meta.difficulty,
+        tags=meta.tags,
         description=meta.description,
         notes=paragraphs(meta.notes),
         copyright=meta.copyright,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
@@ -82,20 +83,35 @@ def site_pages(infos: list, config: SiteConfig, fingerprint: str | None = None) 
     return files
 
 
+FEED_ENTRIES = 50  # the newest puzzles in feed.xml: a reader fetches it often, and has seen the older ones
+
+
+def years(entries: list[dict]) -> list[tuple[str, list[dict]]]:
+    """The entries (newest first) by year: [("2026", [...]), ("2025", [...])]."""
+    out: list[tuple[str, list[dict]]] = []
+    for e in entries:
+        year = e["date"][:4]
+        if not out or out[-1][0] != year:
+            out.append((year, []))
+        out[-1][1].append(e)
+    return out
+
+
 def _render_pages(env, entries: list[dict], config: SiteConfig) -> dict[str, str]:
-    tags = sorted({t for e in entries for t in e["tags"]})
+    counts = Counter(t for e in entries for t in e["tags"])
+    tags = [(tag, counts[tag]) for tag in sorted(counts)]
     files = {
         "index.html": env.get_template("index.html").render(
-            site=config, entries=entries, tags=tags, root="", heading=None
+            site=config, entries=entries, years=years(entries), tags=tags, root="", heading=None
         ),
         "feed.xml": env.get_template("feed.xml").render(
-            site=config, entries=entries, updated=max((e["date"] for e in entries), default="1970-01-01")
+            site=config, entries=entries[:FEED_ENTRIES], updated=max((e["date"] for e in entries), default="1970-01-01")
         ),
     }
-    for tag in tags:
+    for tag, _n in tags:
         tagged = [e for e in entries if tag in e["tags"]]
         files[f"tags/{tag}.html"] = env.get_template("index.html").render(
-            site=config, entries=tagged, tags=tags, root="../", heading=tag
+            site=config, entries=tagged, years=years(tagged), tags=tags, root="../", heading=tag
         )
     return files
 
