@@ -218,6 +218,12 @@ def cmd_build(args: argparse.Namespace) -> int:
         raise OutputError(out, reason="it is a file, not a folder")
     result = build_site(root, out, jobs=args.jobs, force=args.force)
     _report_failures(result.failed)
+    if len(result.left_out) > 1 or (result.left_out and len(result.built) > 8):
+        # said on each puzzle's line too; after a long build, the list in one place
+        names = sorted(result.left_out)
+        shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+        print(f"note: {len(names)} puzzle{'s' if len(names) != 1 else ''} left answers out: {shown}; "
+              "raise 'size', or give the answers more letters in common (see the lines above)", file=sys.stderr)
     if not result.built and not result.removed and not result.failed and not args.quiet:
         if result.unchanged:
             print(f"up to date: {len(result.unchanged)} puzzle{'s' if len(result.unchanged) != 1 else ''}")

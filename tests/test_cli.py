@@ -341,3 +341,15 @@ def test_generate_in_a_project_writes_what_build_writes(tmp_path):
     (tmp_path / "loose.txt").write_text((tmp_path / "puzzles" / "plain.txt").read_text(encoding="utf-8"), encoding="utf-8")
     r = run("generate", "--words", "loose.txt", "--format", "xd", cwd=tmp_path)
     assert r.returncode == 0 and "Author:" not in r.stdout
+
+
+def test_a_build_ends_with_the_puzzles_that_left_answers_out(tmp_path):
+    from .test_site import make_repo, small
+
+    # BUZZ shares no letter with CAT, ACE, TEA and EAT: it can cross none of them
+    loose = small("Loose").replace("EAT | Have dinner\n", "EAT | Have dinner\nBUZZ | Hum\n")
+    root = make_repo(tmp_path, a=loose.replace("title: Loose", "title: Loose A"),
+                     b=loose.replace("title: Loose", "title: Loose B"), c=small("Fits"))
+    r = run("build", "--root", str(root), "--jobs", "1")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip().splitlines()[-1].startswith("note: 2 puzzles left answers out: a, b;"), r.stderr
