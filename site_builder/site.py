@@ -35,7 +35,7 @@ from .layout import layout_puzzle, params_for
 from .layout.adjacency import fill_clue_hint
 from .layout.result import number_placements
 from .model import Direction, Entry, Layout, LayoutParams, Placement, Puzzle
-from .source import is_ignored, puzzle_sources, read_puzzle
+from .source import is_ignored, load_puzzle, puzzle_sources, read_source, slug_for
 from .writer import write_atomic
 
 PACKAGE = Path(__file__).resolve().parent
@@ -258,22 +258,27 @@ class BuildResult:
         return not self.failed
 
 
-# The puzzles read by this process, with the bytes they were read from: watch mode builds again on every
-# save, and parsing 200 sources took 0.5 s of each build; a file whose bytes are unchanged is not read again.
-_SOURCES: dict[str, tuple[bytes, Puzzle]] = {}
+# The puzzles read by this process, with the text they were parsed from: watch mode builds again on every
+# save, and parsing 200 sources took 0.5 s of each build; a file whose text is unchanged is not parsed again.
+_SOURCES: dict[str, tuple[str, Puzzle]] = {}
 
 
 def _read_source(path: Path) -> Puzzle:
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return read_puzzle(path)  # which says what is wrong with it
+    """`read_puzzle(path)`: the file read once (with read_source's guards: a regular file, under its size
+    cap), and that very text parsed, or the puzzle parsed from the same text before."""
+    text = read_source(path)
     hit = _SOURCES.get(str(path))
-    if hit is not None and hit[0] == raw:
+    if hit is not None and hit[0] == text:
         return hit[1]
-    puzzle = read_puzzle(path)
-    _SOURCES[str(path)] = (raw, puzzle)
+    puzzle = load_puzzle(text, path=path, slug=slug_for(path))
+    _SOURCES[str(path)] = (text, puzzle)
     return puzzle
+
+
+def forget_sources(keep: set[str]) -> None:
+    """Drop the parsed puzzles of files no longer in `keep` (deleted or renamed in a watch session)."""
+    for name in [n for n in _SOURCES if n not in keep]:
+        del _SOURCES[name]
 
 
 def _published_sources(puzzles_dir: Path) -> list[Path]:
@@ -371,7 +376,9 @@ def build_site(
 
     infos: dict[str, PuzzleInfo] = {}
     stale: list[tuple[Path, str]] = []
-    for path in _published_sources(root / "puzzles"):
+    sources = _published_sources(root / "puzzles")
+    forget_sources({str(p) for p in sources})
+    for path in sources:
         slug = path.stem
         try:
             puzzle = _read_source(path)

@@ -660,7 +660,8 @@ class Watcher:
             kept = [s for s in failed if (self.out / s / "index.html").exists()]
             note = "last good outputs kept" if len(kept) == len(failed) else \
                 "no outputs yet" if not kept else f"last good outputs of {_names(kept)} kept"
-            if any(s not in r.failed_drafts for r in results for s, _ in r.failed):
+            last = results[-1]  # the full build, when it ran: a file fixed in between lets it write the index
+            if any(s not in last.failed_drafts for s, _ in last.failed):
                 note += ", index kept as it was"  # as `build` says: the index waits for every published puzzle
             done.append(f"failed: {_names(failed)}, {note}")
         if not done:

@@ -25,3 +25,15 @@ def twin_peaks():
 @pytest.fixture
 def python_exe() -> str:
     return sys.executable
+
+
+@pytest.fixture(autouse=True)
+def _fresh_build_memos():
+    """Each test starts with no parsed sources and no rendered index remembered by an earlier test's build
+    (a build remembers them for the next one in the same process, as watch mode wants)."""
+    from site_builder import site
+    from site_builder.render import pages
+
+    site._SOURCES.clear()
+    pages._last.clear()
+    yield

@@ -154,7 +154,7 @@ def test_an_error_after_a_stop_signal_is_the_stop(monkeypatch, tmp_path):
     def failing_read(path):
         raise OSError("write callback failed")
 
-    monkeypatch.setattr(site, "read_puzzle", failing_read)
+    monkeypatch.setattr(site, "_read_source", failing_read)
     monkeypatch.setattr(writer, "stop_requested", True)
     with pytest.raises(KeyboardInterrupt):
         site._build_one((tmp_path / "x.txt", None, None, "engine", False))

@@ -267,8 +267,8 @@ def test_repeated_builds_read_only_changed_sources_and_render_the_index_only_whe
 
     root = make_repo(tmp_path, a=small("Alpha"), b=small("Bravo", "2026-02-01"))
     parsed, rendered = [], []
-    real_read, real_render = site.read_puzzle, pages._render_pages
-    monkeypatch.setattr(site, "read_puzzle", lambda path, **kw: parsed.append(Path(path).stem) or real_read(path, **kw))
+    real_parse, real_render = site.load_puzzle, pages._render_pages
+    monkeypatch.setattr(site, "load_puzzle", lambda text, **kw: parsed.append(kw["slug"]) or real_parse(text, **kw))
     monkeypatch.setattr(pages, "_render_pages", lambda *a: rendered.append(1) or real_render(*a))
     assert build_site(root, report=quiet).ok
     assert sorted(parsed) == ["a", "b"] and len(rendered) == 1
@@ -300,7 +300,7 @@ def test_a_big_archive_is_grouped_by_year_with_counts_and_a_capped_feed(tmp_path
     assert '<h3 class="card-title">' in index and "<h2 class=\"card-title\">" not in index
     # tag counts, on the index and the tag pages
     evens = sum(1 for t in puzzles.values() if "[even]" in t)
-    assert f'even <span class="n" aria-label="({evens} puzzles)">{evens}</span>' in index
+    assert f'even <span class="n" aria-hidden="true">{evens}</span><span class="visually-hidden"> ({evens} puzzles)</span>' in index
     # one date, two puzzles: in name order
     assert index.index(">Aye<") < index.index(">Zed<")
     # the feed holds the newest FEED_ENTRIES
@@ -319,3 +319,14 @@ def test_one_year_needs_no_year_headings(tmp_path):
     index = (root / "public" / "index.html").read_text()
     assert 'class="years"' not in index and 'class="year-heading"' not in index
     assert '<h2 class="card-title">' in index and "2 puzzles</p>" in index
+
+
+def test_a_puzzle_file_that_is_a_pipe_is_refused_not_read_forever(tmp_path):
+    import os
+
+    root = make_repo(tmp_path, a=small("Alpha"))
+    os.mkfifo(root / "puzzles" / "pipe.txt")
+    # in a process of its own: reading a pipe with no writer waits forever, and must not hang the suite
+    r = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(root), "--jobs", "1"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "pipe.txt" in r.stderr and "not a regular file" in r.stderr, r.stderr

@@ -74,7 +74,7 @@ def site_pages(infos: list, config: SiteConfig, fingerprint: str | None = None) 
     for e, info in zip(entries, infos):
         if not e["author"]:
             e["author"] = config.author
-    key = (fingerprint, config, tuple(tuple(e.items()) for e in entries)) if fingerprint else None
+    key = (fingerprint, str(TEMPLATES), config, tuple(tuple(e.items()) for e in entries)) if fingerprint else None
     if key is not None and _last and _last[0][0] == key:
         return dict(_last[0][1])
     files = _render_pages(env, entries, config)
