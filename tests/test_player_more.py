@@ -910,3 +910,30 @@ def test_forced_colours_keep_the_cursors_letter_on_a_solved_grid(open_page):
     style = "([sel, prop]) => getComputedStyle(document.querySelector(sel))[prop]"
     sel = f"#{cell_id(first)}"
     assert p.page.evaluate(style, [sel, "backgroundColor"]) != p.page.evaluate(style, [sel + " .letter", "color"])
+
+
+def test_a_phones_archive_keeps_many_tags_and_years_to_a_row_each(browser, tmp_path):
+    from site_builder.config import SiteConfig
+    from site_builder.render.pages import site_pages
+    from site_builder.site import PuzzleInfo
+
+    infos = []
+    for i in range(12):
+        text = SMALL.replace("---\n", f"---\ntags: [topic-{i:02d}a, topic-{i:02d}b, topic-{i:02d}c]\n", 1)
+        text = __import__("re").sub(r"date: \d{4}", f"date: {2015 + i}", text)
+        puzzle = load_puzzle(text, slug=f"p{i:02d}")
+        infos.append(PuzzleInfo(puzzle, _build(tmp_path, puzzle)))
+    infos.sort(key=lambda info: info.puzzle.meta.date, reverse=True)
+    for name, data in {**site_pages(infos, SiteConfig()), **static_files()}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data if isinstance(data, bytes) else data.encode())
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto((tmp_path / "index.html").as_uri())
+    heights = page.evaluate("['.tags', '.years'].map(s => document.querySelector(s).getBoundingClientRect().height)")
+    chip = page.evaluate("document.querySelector('.tags a').getBoundingClientRect().height")
+    first = page.evaluate("document.querySelector('.card').getBoundingClientRect().top")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert all(h < 2 * chip for h in heights), (heights, chip)  # 36 tags, 12 years: a row each
+    assert first < 400 and width <= 390, (first, width)  # the first puzzle on the first screen
