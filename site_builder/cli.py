@@ -18,7 +18,7 @@ import traceback
 from pathlib import Path
 
 from . import __version__
-from .errors import CrosswordError, FileSystemError, InternalError, OutputError, PuzzleErrors
+from .errors import CrosswordError, FileSystemError, InternalError, OutputError
 from .layout import STRATEGIES, layout_puzzle, params_for
 from .render import exports
 from .render import text as text_render
@@ -28,11 +28,7 @@ from .source import puzzle_sources, read_puzzle
 def _print_error(exc: CrosswordError) -> None:
     if isinstance(exc, InternalError) and exc.detail:
         print(exc.detail.rstrip("\n"), file=sys.stderr)  # a bug of ours: the traceback is for the report
-    if isinstance(exc, PuzzleErrors):
-        for e in exc.errors:
-            print(e.diagnostic(), file=sys.stderr)
-    else:
-        print(exc.diagnostic(), file=sys.stderr)
+    print(exc.diagnostic(), file=sys.stderr)
 
 
 def _effort(value: str) -> int:

@@ -71,6 +71,10 @@ class PuzzleErrors(CrosswordError):
         self.errors = list(errors)
         super().__init__("\n".join(str(e) for e in self.errors))
 
+    def diagnostic(self) -> str:
+        """A compiler-style line for each problem."""
+        return "\n".join(e.diagnostic() for e in self.errors)
+
 
 class LayoutError(CrosswordError):
     """The layout search could not satisfy the puzzle (a required answer never placed)."""

@@ -50,7 +50,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Callable, Sequence
 
-from .errors import CrosswordError, PuzzleErrors
+from .errors import CrosswordError
 from .site import PACKAGE, STATIC, TEMPLATES, BuildResult, build_site
 from .source import is_ignored, puzzle_sources
 
@@ -189,7 +189,7 @@ class ReloadState:
             for slug in [*result.built, *result.unchanged, *result.removed, *result.drafts]:
                 self._problems.pop(slug, None)
             for slug, exc in result.failed:
-                self._problems[slug] = diagnostic(exc)
+                self._problems[slug] = exc.diagnostic()  # as the terminal prints it
             if slugs is not None:
                 for slug in [s for s in self._problems if s and s not in slugs]:
                     del self._problems[slug]
@@ -246,12 +246,6 @@ class ReloadState:
                 if posixpath.relpath(c, folder or ".") in shown or "/" + c in shown:
                     return True
         return False
-
-
-def diagnostic(exc: CrosswordError) -> str:
-    """An error as the terminal prints it (`file:line:col: error: message`, a line for each)."""
-    errors = exc.errors if isinstance(exc, PuzzleErrors) else [exc]
-    return "\n".join(e.diagnostic() for e in errors)
 
 
 _EMBEDS = re.compile(r"""<(?:img|script|source|link)\b[^>]*?\b(?:src|href|srcset)\s*=\s*["']([^"']+)["']""", re.I)
@@ -676,13 +670,9 @@ class Watcher:
         return f"{time.strftime('%H:%M:%S')}  {what}: {'; '.join(done)} ({timing})"
 
     def report(self, run: Rebuild, *, first: bool = False) -> None:
-        from .cli import _print_error
+        from .cli import _report_failures
 
-        said = set()
-        for _slug, exc in run.failures:
-            if str(exc) not in said:  # a template that does not parse fails every puzzle: one message
-                said.add(str(exc))
-                _print_error(exc)
+        _report_failures(run.failures)
         sys.stderr.flush()
         self.say(self.describe(run, first=first))
         # what `build` says of a puzzle that built but needs the author: answers left out, fill words to clue
@@ -700,7 +690,7 @@ class Watcher:
         if isinstance(exc, CrosswordError):  # the author's to fix, like a bad puzzle: its message, no traceback
             _print_error(exc)
             why = "fix it and save"
-            self.on_failure(diagnostic(exc))
+            self.on_failure(exc.diagnostic())
         else:  # a bug in a renderer or template, not in the puzzle
             import traceback
 
@@ -746,21 +736,23 @@ def _names(slugs: list[str]) -> str:
     return ", ".join(slugs) if len(slugs) <= 4 else f"{', '.join(slugs[:3])} and {len(slugs) - 3} more"
 
 
-def _is_site_page(path: Path, out: Path) -> bool:
+def _in_public(path: Path, out: Path) -> Path | None:
+    """The path relative to the output folder, or None outside it."""
     try:
-        rel = Path(path).resolve().relative_to(out.resolve())
+        return Path(path).resolve().relative_to(out.resolve())
     except ValueError:
-        return False
-    return len(rel.parts) == 1 or rel.parts[0] == "tags"
+        return None
+
+
+def _is_site_page(path: Path, out: Path) -> bool:
+    rel = _in_public(path, out)
+    return rel is not None and (len(rel.parts) == 1 or rel.parts[0] == "tags")
 
 
 def _in_static(path: Path, out: Path) -> str | None:
     """'static/site.css' for a file written under public/static/, else None."""
-    try:
-        rel = Path(path).resolve().relative_to(out.resolve())
-    except ValueError:
-        return None
-    return rel.as_posix() if rel.parts[0] == "static" else None
+    rel = _in_public(path, out)
+    return rel.as_posix() if rel is not None and rel.parts[0] == "static" else None
 
 
 def warm_up(root: Path) -> None:

@@ -754,18 +754,24 @@ def test_scrolling_the_page_leaves_a_browsed_clue_list_where_it_is(open_page):
     assert p.page.evaluate(f"{lists}[0].scrollTop") == before
 
 
-def test_archive_cards_keep_a_short_author_whole_and_a_long_one_inside_a_phone(browser, tmp_path):
+def write_archive(folder, infos) -> None:
+    """The index, tag pages and feed of these puzzles, with the site's static files, into `folder`."""
     from site_builder.config import SiteConfig
     from site_builder.render.pages import site_pages
+
+    for name, data in {**site_pages(infos, SiteConfig()), **static_files()}.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode())
+
+
+def test_archive_cards_keep_a_short_author_whole_and_a_long_one_inside_a_phone(browser, tmp_path):
     from site_builder.site import PuzzleInfo
 
     infos = []
     for slug, author in (("short", "The Crossword Press"), ("long", "Zoe.OBrien.at.example.org.crosswords.press")):
         puzzle = load_puzzle(SMALL.replace("author: Test Setter", f"author: {author}"), slug=slug)
         infos.append(PuzzleInfo(puzzle, _build(tmp_path, puzzle)))
-    for name, data in {**site_pages(infos, SiteConfig()), **static_files()}.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_bytes(data if isinstance(data, bytes) else data.encode())
+    write_archive(tmp_path, infos)
     context = browser.new_context(viewport={"width": 320, "height": 700}, is_mobile=True)
     page = context.new_page()
     page.goto((tmp_path / "index.html").as_uri())
@@ -913,8 +919,6 @@ def test_forced_colours_keep_the_cursors_letter_on_a_solved_grid(open_page):
 
 
 def test_a_phones_archive_keeps_many_tags_and_years_to_a_row_each(browser, tmp_path):
-    from site_builder.config import SiteConfig
-    from site_builder.render.pages import site_pages
     from site_builder.site import PuzzleInfo
 
     infos = []
@@ -924,9 +928,7 @@ def test_a_phones_archive_keeps_many_tags_and_years_to_a_row_each(browser, tmp_p
         puzzle = load_puzzle(text, slug=f"p{i:02d}")
         infos.append(PuzzleInfo(puzzle, _build(tmp_path, puzzle)))
     infos.sort(key=lambda info: info.puzzle.meta.date, reverse=True)
-    for name, data in {**site_pages(infos, SiteConfig()), **static_files()}.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_bytes(data if isinstance(data, bytes) else data.encode())
+    write_archive(tmp_path, infos)
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
     page.goto((tmp_path / "index.html").as_uri())
