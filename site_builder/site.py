@@ -574,12 +574,12 @@ RENDER_ONLY = {"pdf.css"}  # WeasyPrint's stylesheet for the PDFs: read from the
 
 
 def static_files() -> dict[str, bytes]:
-    """public/static/: our CSS and JavaScript, and the fonts the renders use (with their licences)."""
+    """public/static/: our CSS and JavaScript, and the fonts the renders use (as WOFF2, with their licences)."""
     files = {}
     for src in sorted(STATIC.rglob("*")):
         if src.is_file() and src.name not in RENDER_ONLY and not is_ignored(src.name):  # no editor's swap file
             files[f"static/{src.relative_to(STATIC).as_posix()}"] = src.read_bytes()
-    for src in sorted(FONTS_DIR.glob("*.ttf")) + sorted(FONTS_DIR.glob("OFL-*.txt")):
+    for src in sorted(FONTS_DIR.glob("OFL-*.txt")):
         files[f"static/fonts/{src.name}"] = src.read_bytes()
     return files
 

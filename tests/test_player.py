@@ -166,6 +166,16 @@ def test_solve_whole_puzzle_by_typing(open_page):
     assert p.page.inner_text(".timer") in message
 
 
+def test_the_page_draws_with_the_shipped_fonts(open_page):
+    """The WOFF2 faces the page uses load from static/fonts/ by file://, so it looks like its PDF, offline."""
+    p = open_page()
+    p.page.evaluate("document.fonts.ready")
+    faces = p.page.evaluate("[...document.fonts].map(f => [f.family.replace(/\"/g, ''), f.weight, f.status])")
+    assert {(family, weight) for family, weight, status in faces if status == "loaded"} >= {
+        ("Source Serif Pro", "700"), ("Source Sans Pro", "400"), ("Source Sans Pro", "600")}
+    assert not [face for face in faces if face[2] == "error"]
+
+
 def test_progress_is_kept_after_reload(open_page):
     p = open_page()
     first = p.layout.across[0]

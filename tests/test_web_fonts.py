@@ -7,8 +7,8 @@ import re
 import pytest
 
 from site_builder.config import SiteConfig
-from site_builder.render.fonts import FACES, FONTS_DIR
-from site_builder.site import write_site_files
+from site_builder.render.fonts import FACES, FONTS_DIR, web_font
+from site_builder.site import STATIC, write_site_files
 
 from .conftest import ROOT
 
@@ -23,8 +23,10 @@ def static(tmp_path_factory):
 
 
 def test_font_files_and_licences_are_published(static):
-    for file, *_ in FACES.values():
-        assert (static / "fonts" / file).read_bytes() == (FONTS_DIR / file).read_bytes()
+    published = sorted(p.name for p in (static / "fonts").iterdir() if not p.name.startswith("OFL-"))
+    assert published == sorted(web_font(file) for file, *_ in FACES.values())  # no TrueType: a third the bytes
+    for name in published:
+        assert (static / "fonts" / name).read_bytes() == (STATIC / "fonts" / name).read_bytes()
     licences = sorted(p.name for p in (static / "fonts").glob("OFL-*.txt"))
     assert licences == sorted(p.name for p in FONTS_DIR.glob("OFL-*.txt")) and licences
     assert not (static / "fonts" / "fonts.conf").exists()
@@ -43,7 +45,24 @@ def test_fonts_css_declares_the_shipped_faces_relatively(static):
         weight = int(re.search(r"font-weight:\s*(\d+)", body).group(1))
         style = re.search(r"font-style:\s*(\w+)", body).group(1)
         declared.add((family, weight, style, url.rsplit("/", 1)[-1]))
-    assert declared == {(fam, w, st, file) for file, fam, w, st in FACES.values()}
+    assert declared == {(fam, w, st, web_font(file)) for file, fam, w, st in FACES.values()}
+    assert all('format("woff2")' in body for body in faces)
+
+
+@pytest.mark.parametrize("face", sorted(FACES))
+def test_each_web_font_is_its_print_font(face):
+    """The WOFF2 copies (tools/webfonts) hold the print fonts' every character and glyph, outline for
+    outline: a page shows what the PDF prints, and a font changed without re-running the tool fails."""
+    from fontTools.ttLib import TTFont
+
+    file = FACES[face][0]
+    ttf, woff2 = TTFont(FONTS_DIR / file), TTFont(STATIC / "fonts" / web_font(file))
+    assert woff2.flavor == "woff2"
+    assert woff2.getBestCmap() == ttf.getBestCmap()
+    assert woff2.getGlyphOrder() == ttf.getGlyphOrder()
+    for table in ("glyf", "hmtx", "kern", "GPOS", "GSUB", "name", "OS/2"):
+        if table in ttf:
+            assert woff2[table].compile(woff2) == ttf[table].compile(ttf), f"{web_font(file)}: {table} differs"
 
 
 @pytest.mark.parametrize("sheet, template", [("site.css", "base.html"), ("player.css", "puzzle.html")])

@@ -38,6 +38,12 @@ FACES: dict[str, tuple[str, str, int, str]] = {
 }
 
 
+def web_font(file: str) -> str:
+    """The web pages' copy of a face's font: the same font as WOFF2, in site_builder/static/fonts/
+    (tools/webfonts writes them). It lives outside FONTS_DIR, so fontconfig never sees two copies."""
+    return file.removesuffix(".ttf") + ".woff2"
+
+
 def _fontconfig_loaded() -> bool:
     try:
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
