@@ -317,6 +317,31 @@ def test_txt_holds_puzzle_then_solution(tp):
     assert text == render_text_file(puzzle, layout)
 
 
+@given(st.lists(st.text(alphabet="abc-é", min_size=1, max_size=90), min_size=1, max_size=25),
+       st.sampled_from([" ", "  "]), st.sampled_from(["", "     "]))
+@settings(max_examples=300, deadline=None)
+def test_text_wrap_breaks_latin_text_as_textwrap_does(words, gap, indent):
+    """The .txt's wrap counts columns; for text of narrow letters that is textwrap's count and its breaks."""
+    import textwrap
+
+    from site_builder.render.text import wrap
+
+    line = gap.join(words)
+    assert wrap(line, 80, indent) == textwrap.wrap(line, 80, subsequent_indent=indent, break_on_hyphens=False)
+
+
+def test_text_wrap_counts_wide_characters_as_two_columns():
+    from site_builder.render.text import columns, wrap
+
+    clue = "  1. " + "東京は日本の首都であり、世界で最も人口の多い都市圏の一つです。" * 3 + " (5)  TOKYO"
+    lines = wrap(clue, 80, " " * 5)
+    assert len(lines) == 3 and all(columns(line) <= 80 for line in lines)
+    assert columns(lines[0]) >= 78  # filled: Chinese breaks between any two characters
+    assert lines[0].startswith("  1. 東京") and all(line.startswith("     ") for line in lines[1:])
+    assert "".join(line.strip() for line in lines).replace(" ", "") == clue.replace(" ", "")  # nothing lost
+    assert columns("e\u0301\u200d") == 1 and columns("ｗ") == 2
+
+
 def test_markdown_escapes_and_hides_answers(tricky):
     puzzle, layout = tricky
     md = render_markdown(puzzle, layout)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import re
-import textwrap
 import unicodedata
 
 from ..model import Layout, Placement, Puzzle
@@ -50,6 +49,65 @@ def clue_text(p: Placement) -> str:
 
 
 TEXT_WIDTH = 80  # columns of a clue line in the text outputs
+
+
+def columns(text: str) -> int:
+    """How many terminal columns `text` takes: two for a wide (CJK) or full-width character, none for
+    a combining mark or a format character (a zero-width joiner), one for the rest."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+    return width
+
+
+# A word to keep whole (a run of narrow characters), one wide character (Chinese and Japanese break
+# between any two), or a run of spaces
+_PIECES = re.compile(r"\s+|[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
+                     r"\U00020000-\U0003fffd]|[^\s\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f"
+                     r"\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]+")
+
+
+def wrap(text: str, width: int = TEXT_WIDTH, indent: str = "") -> list[str]:
+    """`text` in lines of at most `width` terminal columns (see `columns`), later lines after `indent`.
+
+    Like textwrap.wrap (breaks at spaces, never at hyphens; a word longer than a line is cut), but it
+    counts columns, not characters: a line of Chinese takes 40 characters, not 80, and it may break
+    between two of them.
+    """
+    lines: list[str] = []
+    pieces = _PIECES.findall(text.replace("\t", " "))
+    line = pieces.pop(0) if pieces and pieces[0].isspace() and len(pieces) > 1 else ""  # a leading indent stays
+    used, space, fresh = columns(line), "", columns(indent)
+    for piece in pieces:
+        if piece.isspace():
+            space = " " * len(piece) if line.strip() else ""  # spaces between words are kept as typed
+            continue
+        need = columns(piece)
+        # (textwrap's rule: a word is too long when it exceeds the width of the line it is on, less its indent)
+        if used + len(space) + need > width and need <= width - (fresh if lines else 0) and line.strip():
+            lines.append(line)  # the word fits a line of its own: it starts the next one
+            line, used, space = indent, fresh, ""
+        while used + len(space) + need > width:  # longer than a whole line: cut to fill this one
+            room, cut = width - used - len(space), 0
+            while cut < len(piece) and columns(piece[: cut + 1]) <= room:
+                cut += 1
+            if cut == 0 and line.strip():  # no room left here: the cut starts the next line
+                lines.append(line)
+                line, used, space = indent, fresh, ""
+                continue
+            cut = max(cut, 1)  # a line narrower than one wide character still takes one
+            lines.append(line + space + piece[:cut])
+            piece, need = piece[cut:], columns(piece[cut:])
+            line, used, space = indent, fresh, ""
+        if piece:
+            line += space + piece
+            used += len(space) + need
+        space = ""
+    if line.strip():
+        lines.append(line)
+    return lines
 
 
 def paragraphs(text: str) -> list[str]:
@@ -102,7 +160,7 @@ def render_text(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> st
             if solution:
                 line += f"  {p.entry.display}"
             # a long clue wraps under its text, as on paper (a terminal or a printer would cut it or run on)
-            out.extend(textwrap.wrap(line, TEXT_WIDTH, subsequent_indent=" " * 5, break_on_hyphens=False))
+            out.extend(wrap(line, TEXT_WIDTH, indent=" " * 5))
         out.append("")
     return "\n".join(out)
 
@@ -169,9 +227,9 @@ def render_text_file(puzzle: Puzzle, layout: Layout) -> str:
         out.append("")
     # as in the PDF, the notes (which may give answers away) and the copyright come after the answers
     for para in paragraphs(puzzle.meta.notes):
-        out += [*textwrap.wrap(para, TEXT_WIDTH, break_on_hyphens=False), ""]
+        out += [*wrap(para), ""]
     if puzzle.meta.copyright.strip():
-        out += [*textwrap.wrap(one_line(puzzle.meta.copyright), TEXT_WIDTH, break_on_hyphens=False), ""]
+        out += [*wrap(one_line(puzzle.meta.copyright)), ""]
     return "\n".join(out)
 
 
