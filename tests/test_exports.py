@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import html
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
 
@@ -111,7 +113,7 @@ def check_ipuz(puzzle: Puzzle, layout: Layout) -> dict:
         assert len(clues) == len(group)
         for clue, p in zip(clues, group):
             assert clue["number"] == p.number
-            assert clue["clue"] == exports.clue_of(p)
+            assert html.unescape(clue["clue"]) == exports.clue_of(p)  # the ipuz text fields are HTML
             assert clue["enumeration"] == p.entry.enumeration
             r, c = starts[p.number]
             assert walk(sol, r, c, key.lower(), len(p.answer)) == p.answer
@@ -131,14 +133,19 @@ def test_ipuz_reads_back_with_every_answer_and_clue(tp):
 
 
 def test_ipuz_tricky_text_round_trips_and_is_html_safe(tricky):
+    """ipuz text fields are HTML (GNOME Crosswords and XWord render them): the text as typed comes back
+    once a reader decodes the entities, and `&`, `<`, `>` are never read as markup."""
     puzzle, layout = tricky
     text = render_ipuz(puzzle, layout)
     data = check_ipuz(puzzle, layout)
-    assert data["title"] == puzzle.meta.title and "\U0001f989" in data["title"]
-    assert data["copyright"] == "\u00a9 2026 Zo\u00eb O'Brien"
-    assert data["notes"] == puzzle.meta.notes
-    got = {c["clue"] for key in ("Across", "Down") for c in data["clues"][key]}
+    assert html.unescape(data["title"]) == puzzle.meta.title and "\U0001f989" in data["title"]
+    assert html.unescape(data["copyright"]) == "\u00a9 2026 Zo\u00eb O'Brien"
+    assert html.unescape(data["notes"]) == puzzle.meta.notes
+    got = {html.unescape(c["clue"]) for key in ("Across", "Down") for c in data["clues"][key]}
     assert got == {p.entry.clue for p in layout.placements}
+    fields = [data["title"], data["copyright"], data["notes"], *(c["clue"] for k in ("Across", "Down") for c in data["clues"][k])]
+    assert any("&amp;" in f or "&lt;" in f for f in fields)  # the tricky puzzle has markup-like text
+    assert not any("<" in f or ">" in f or re.search(r"&(?!amp;|lt;|gt;)", f) for f in fields)
     assert "<" not in text and ">" not in text and "&" not in text
     assert "\u05e9\u05dc\u05d5\u05dd" in text  # UTF-8 kept readable, not \u-escaped
 

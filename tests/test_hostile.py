@@ -7,6 +7,7 @@ build does it, and each test reads one case back from one format.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -369,7 +370,7 @@ def test_ipuz_clue(exported, numbers, case):
     direction, number, enum = numbers[letters(NAME_OF[case])]
     clues = exported["ipuz-data"]["clues"]["Across" if direction == "across" else "Down"]
     (clue,) = [c for c in clues if c["number"] == number]
-    assert squash(clue["clue"]) == squash(CASES[case]) and clue["enumeration"] == enum
+    assert squash(html.unescape(clue["clue"])) == squash(CASES[case]) and clue["enumeration"] == enum  # HTML text
     assert "<" not in exported["ipuz"] and "&" not in exported["ipuz"]  # escaped, safe to paste into HTML
 
 

@@ -11,7 +11,8 @@ How a freeform grid maps onto each format (docs/exports.md says more):
   at all, the case of shaped puzzles) and `#` for a block (a black square
   that is part of the grid), so `null` says exactly what the cell is.
   Enumerations go in each clue's `enumeration` field with
-  `showenumerations: true`, not in the clue text.
+  `showenumerations: true`, not in the clue text. Text fields are HTML, as
+  the spec has them, so `&`, `<` and `>` are entities.
 - .puz: the format only knows black squares, so every unused cell is black.
   Enumerations are appended to the clue text, "Clue (3,4)". Text is
   ISO-8859-1 in version 1.3; see `_puz_strings` for what happens to other
@@ -23,6 +24,7 @@ How a freeform grid maps onto each format (docs/exports.md says more):
 
 from __future__ import annotations
 
+import html
 import json
 import unicodedata
 from typing import Callable
@@ -82,8 +84,16 @@ def _json_lines(value: object, indent: str) -> str:
 # -------------------------------------------------------------------- ipuz
 
 
+def _html(text: str) -> str:
+    """Text for an ipuz text field, which the spec makes HTML: readers such as GNOME Crosswords
+    (libipuz) and XWord render it, so `&`, `<` and `>` are written as entities and a clue's
+    `R&B` or `<b>` shows as typed, not as markup."""
+    return html.escape(text, quote=False)
+
+
 def ipuz_data(puzzle: Puzzle, layout: Layout) -> dict:
-    """The ipuz document as a dict (see `render_ipuz`)."""
+    """The ipuz document as a dict (see `render_ipuz`). Its text fields are HTML (`_html`); the
+    difficulty, which the spec calls informational, stays plain."""
     m = puzzle.meta
     cells = layout.cells
     numbers = layout.numbers
@@ -98,7 +108,7 @@ def ipuz_data(puzzle: Puzzle, layout: Layout) -> dict:
             sol_row.append(ch)
         grid.append(grid_row)
         solution.append(sol_row)
-    data: dict = {"version": IPUZ_VERSION, "kind": [IPUZ_KIND], "title": one_line(m.title)}
+    data: dict = {"version": IPUZ_VERSION, "kind": [IPUZ_KIND], "title": _html(one_line(m.title))}
     for key, value in (
         ("author", m.author),
         ("copyright", m.copyright),
@@ -107,7 +117,8 @@ def ipuz_data(puzzle: Puzzle, layout: Layout) -> dict:
         ("difficulty", m.difficulty),
     ):
         if value:
-            data[key] = value if key == "notes" else one_line(value)
+            text = value if key == "notes" else one_line(value)
+            data[key] = text if key == "difficulty" else _html(text)
     if m.date:
         data["date"] = f"{m.date.month:02}/{m.date.day:02}/{m.date.year:04}"  # strftime writes year 1 as "1"
     data.update(
@@ -130,7 +141,7 @@ def ipuz_data(puzzle: Puzzle, layout: Layout) -> dict:
 
 
 def _ipuz_clue(p: Placement) -> dict:
-    return {"number": p.number, "clue": clue_of(p), "enumeration": p.entry.enumeration}
+    return {"number": p.number, "clue": _html(clue_of(p)), "enumeration": p.entry.enumeration}
 
 
 def render_ipuz(puzzle: Puzzle, layout: Layout) -> str:
