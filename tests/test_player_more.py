@@ -939,3 +939,53 @@ def test_a_phones_archive_keeps_many_tags_and_years_to_a_row_each(browser, tmp_p
     context.close()
     assert all(h < 2 * chip for h in heights), (heights, chip)  # 36 tags, 12 years: a row each
     assert first < 400 and width <= 390, (first, width)  # the first puzzle on the first screen
+
+
+RTL = """---
+title: Capitals
+date: 2026-01-01
+---
+JERUSALEM | \u05d9\u05e8\u05d5\u05e9\u05dc\u05d9\u05dd
+CAIRO | \u0627\u0644\u0642\u0627\u0647\u0631\u0629 \u0639\u0627\u0635\u0645\u0629
+ROME | Eternal city
+PARIS | City of light
+OSLO | Norwegian capital
+LIMA | Peruvian capital
+"""
+
+
+# [right edge of the right-to-left letters, left edge of the final '(n)'] in an element
+RTL_GEOMETRY = """(sel) => {
+    const root = document.querySelector(sel), range = document.createRange();
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    let right = -Infinity, last = null;
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+        last = node;
+        [...node.textContent].forEach((ch, i) => {
+            if (/[\u0590-\u08ff]/.test(ch)) { range.setStart(node, i); range.setEnd(node, i + 1);
+                                              right = Math.max(right, range.getBoundingClientRect().right); }
+        });
+    }
+    const open = last.textContent.lastIndexOf('(');
+    range.setStart(last, open); range.setEnd(last, open + 1);
+    return [right, range.getBoundingClientRect().left];
+}"""
+
+
+def test_a_right_to_left_clue_keeps_its_enumeration_after_it(browser, tmp_path):
+    """Bidi would carry the '(9)' after a Hebrew or Arabic clue to its left, between number and clue."""
+    for name, data in static_files().items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    layout = _build(tmp_path, load_puzzle(RTL, slug="capitals"))
+    assert not layout.unplaced
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto((tmp_path / "capitals" / "index.html").as_uri())
+        for p in layout.placements:
+            if p.answer not in ("JERUSALEM", "CAIRO"):
+                continue
+            rtl_right, enum_left = page.evaluate(RTL_GEOMETRY, f"#clue-{p.direction.value}-{p.number} .clue-text")
+            assert enum_left >= rtl_right - 0.5, f"{p.answer}: the enumeration shows left of the clue"
+    finally:
+        page.close()

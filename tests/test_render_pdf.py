@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import unicodedata
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -448,3 +449,25 @@ def test_a_grid_much_wider_than_tall_prints_on_a_sheet_turned_on_its_side():
     upright = dataclasses.replace(layout, rows=layout.cols, cols=layout.rows)
     assert not sheet_for(puzzle, upright).landscape and paper_for(puzzle).width == 612
     assert not sheet_for(*tricky_puzzle()).landscape
+
+
+@needs_poppler
+def test_a_right_to_left_clue_keeps_its_enumeration_after_it():
+    """Bidi would carry '(9)' after a Hebrew or Arabic clue to its left (between number and clue);
+    the clue is isolated, so the enumeration prints at the end, as for every other clue."""
+    from site_builder.layout import layout_puzzle, params_for
+    from site_builder.source import load_puzzle
+
+    puzzle = load_puzzle("---\ntitle: Capitals\ndate: 2026-01-01\n---\nJERUSALEM | \u05d9\u05e8\u05d5\u05e9\u05dc\u05d9\u05dd\n"
+                         "CAIRO | \u0627\u0644\u0642\u0627\u0647\u0631\u0629 \u0639\u0627\u0635\u0645\u0629\nROME | Eternal city\n"
+                         "PARIS | City of light\nOSLO | Norwegian capital\nLIMA | Peruvian capital\n", slug="capitals")
+    layout = layout_puzzle(puzzle, params_for(puzzle, seed=0))
+    assert not layout.unplaced
+    words = _word_boxes(render_pdf(puzzle, layout))[0]
+    rtl = [w for w in words if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in w[4])]
+    for enum in ("(9)", "(5)"):
+        # the right-to-left word nearest an enumeration on its line (the other column's clues share the line)
+        pairs = [(abs(e[0] - w[2]), e, w) for e in words if e[4] == enum for w in rtl if abs(e[1] - w[1]) < 1]
+        assert pairs, f"no right-to-left clue beside {enum}"
+        _, e, w = min(pairs)
+        assert e[0] > w[2], f"{enum} printed left of its clue {w[4]!r}"

@@ -21,7 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..model import Direction, Layout, Placement, Puzzle
-from .text import clue_text, long_date, paragraphs, printable_value
+from .text import clue_only, clue_text, long_date, paragraphs, printable_value
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -132,6 +132,8 @@ def _clue_model(p: Placement) -> dict:
         "number": p.number,
         "dir": p.direction.value,
         "text": clue_text(p),
+        "clue": clue_only(p),
+        "enumeration": p.entry.enumeration,
         "fill": p.entry.fill,
     }
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before WeasyPrint loads pango)
 from .fonts import text_width
 from .svg import byline, grid_size, standalone_grid_svg, wrap
-from .text import clue_text, paragraphs, printable_value
+from .text import clue_only, clue_text, paragraphs, printable_value
 from ..model import Layout, Puzzle
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -211,7 +211,9 @@ class Item:
 
     heading: str  # the group it belongs to
     number: int = 0  # 0 for the heading itself
-    text: str = ""
+    text: str = ""  # the clue and its enumeration, as measured
+    clue: str = ""  # the clue alone, as printed in a <bdi> before its enumeration
+    enumeration: str = ""
 
     @property
     def is_heading(self) -> bool:
@@ -223,7 +225,7 @@ def clue_items(layout: Layout) -> list[Item]:
     for heading, group in (("Across", layout.across), ("Down", layout.down)):
         if group:
             items.append(Item(heading))
-            items.extend(Item(heading, p.number, clue_text(p)) for p in group)
+            items.extend(Item(heading, p.number, clue_text(p), clue_only(p), p.entry.enumeration) for p in group)
     return items
 
 
@@ -430,7 +432,7 @@ def _groups(items: list[Item], indexes, continued: bool = False) -> list[dict]:
         if not runs:
             runs.append({"heading": it.heading if continued else "", "list": it.heading, "continued": continued,
                          "clues": []})
-        runs[-1]["clues"].append({"number": it.number, "text": it.text})
+        runs[-1]["clues"].append({"number": it.number, "text": it.text, "clue": it.clue, "enumeration": it.enumeration})
     return runs
 
 

@@ -42,10 +42,16 @@ def printable_value(value):
     return value
 
 
+def clue_only(p: Placement) -> str:
+    """The clue as printed, without its enumeration: 'Deputy Brennan'."""
+    return printable(p.entry.clue) or "(no clue yet)"
+
+
 def clue_text(p: Placement) -> str:
-    """The clue as printed, with its enumeration: 'Deputy Brennan (4)'."""
-    clue = printable(p.entry.clue) or "(no clue yet)"
-    return f"{clue} ({p.entry.enumeration})"
+    """The clue as printed, with its enumeration: 'Deputy Brennan (4)'. (The page and the PDF print
+    `clue_only` in a <bdi> before the enumeration, so a right-to-left clue cannot carry the
+    enumeration to its left.)"""
+    return f"{clue_only(p)} ({p.entry.enumeration})"
 
 
 TEXT_WIDTH = 80  # columns of a clue line in the text outputs
