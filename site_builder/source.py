@@ -91,6 +91,12 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
             current = 0
         else:
             shown = repr(typed[i]) if typed[i].upper() == ch else f"{typed[i]!r} (read as {ch!r})"
+            if unicodedata.category(ch).startswith("L"):  # a letter, of a script the grid cannot hold
+                name = unicodedata.name(typed[i], "").lower()
+                raise ValueError(
+                    f"character {shown}{f' ({name})' if name else ''} is not a Latin letter; the grid holds A to Z "
+                    "(accented Latin letters fold to them), so spell the answer in Latin letters (the clue may be in any script)"
+                )
             raise ValueError(
                 f"character {shown} cannot be in an answer (use letters; spaces, hyphens, apostrophes and full stops are allowed)"
             )
@@ -578,6 +584,9 @@ class ParsedSource:
     front_matter: bool
 
 
+MAX_ERRORS = 20  # errors shown for one file; past them, one line counts the rest
+
+
 def parse_source(
     text: str,
     *,
@@ -602,7 +611,14 @@ def parse_source(
     has_front = first is not None and lines[first].strip() == "---"
 
     def result(entries: list[Entry]) -> ParsedSource:
-        return ParsedSource(tuple(lines), meta_values, tuple(entries), tuple(errors), has_front)
+        shown_errors = errors
+        if len(errors) > MAX_ERRORS:  # a file that is no puzzle (a README linted by mistake) gives a page, not 400 lines
+            rest = errors[MAX_ERRORS:]
+            hint = "" if has_front else "; is it a puzzle file? it has no front matter"
+            shown_errors = errors[:MAX_ERRORS] + [PuzzleError(
+                shown, rest[0].line, f"{len(rest)} more errors after these (up to line {max(e.line or 0 for e in rest)}); "
+                f"fix these first{hint}")]
+        return ParsedSource(tuple(lines), meta_values, tuple(entries), tuple(shown_errors), has_front)
 
     if first is None:
         errors.append(PuzzleError(shown, None, "the file is empty; " + (

@@ -75,6 +75,8 @@ def test_bom_and_crlf(tmp_path):
         (" | clue\n", 5, "answer is empty"),
         ("ABC | \n", 5, "clue for ABC is empty"),
         ("R2D2 | droid\n", 5, "'2' cannot be in an answer"),
+        ("\u0391\u0398\u0397\u039d\u0391 | goddess\n", 5, "'\u0391' (greek capital letter alpha) is not a Latin letter"),
+        ("\u6771\u4eac | city\n", 5, "is not a Latin letter; the grid holds A to Z"),
         ("ABC | x\nabc | y\n", 6, "duplicate answer ABC (first on line 5)"),
         ("A | x\n", 5, "one letter"),
         ("ABCDEFGHIJKLMNOPQRSTUVWXYZ | long\n", 5, "more than the grid cap of 23"),
@@ -83,6 +85,22 @@ def test_bom_and_crlf(tmp_path):
 def test_bad_lines(body, line, fragment):
     errs = errors_of(HEAD + body)
     assert any(e.startswith(f"p.txt:{line}") and fragment in e for e in errs), errs
+
+
+def test_a_file_that_is_no_puzzle_gets_a_page_of_errors_not_one_per_line():
+    """A README linted by mistake: the first errors, then one line that counts the rest and asks."""
+    from site_builder.source import MAX_ERRORS, parse_source
+
+    text = "# Notes\n\n" + "".join(f"Some prose, line {i}.\n" for i in range(300))
+    errors = parse_source(text, path="notes.txt").errors
+    assert len(errors) == MAX_ERRORS + 1
+    assert "starts with a front-matter block" in errors[0].message
+    last = errors[-1]
+    assert last.line == errors[-2].line + 1 and "281 more errors after these (up to line 302)" in last.message
+    assert "is it a puzzle file? it has no front matter" in last.message
+    # a puzzle with a few bad lines still gets every one of them
+    few = HEAD + "".join(f"BAD{i} | x\n" for i in range(MAX_ERRORS))
+    assert len(parse_source(few, path="p.txt").errors) == MAX_ERRORS
 
 
 @pytest.mark.parametrize(
@@ -247,7 +265,8 @@ def test_an_empty_required_key_is_not_told_to_remove_its_line():
 def test_a_lower_case_letter_outside_a_z_is_named_without_read_as():
     with pytest.raises(ValueError) as info:
         normalise_answer("\u0434\u0430")  # Cyrillic: upper-casing is no fold
-    assert "character '\u0434' cannot" in str(info.value) and "read as" not in str(info.value)
+    assert "character '\u0434' (cyrillic small letter de) is not a Latin letter" in str(info.value)
+    assert "read as" not in str(info.value)
 
 
 def test_an_indented_fence_inside_a_notes_block_is_notes_text():
