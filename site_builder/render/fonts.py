@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -88,10 +89,25 @@ class FaceMetrics:
     descender: int
 
     def width(self, text: str, size: float) -> float:
-        """Advance width of `text` at `size` (no kerning, as cairo's toy text API draws it)."""
+        """Advance width of `text` at `size` (no kerning, as cairo's toy text API draws it); the
+        invisible characters `unseen` drops take none."""
         adv = self.advances
         nd = self.notdef
-        return sum(adv.get(ord(ch), nd) for ch in text) * size / self.units_per_em
+        return sum(adv.get(ord(ch), nd) for ch in unseen(text)) * size / self.units_per_em
+
+
+# Unicode's default-ignorable code points (DerivedCoreProperties.txt): a soft hyphen, joiners, bidi
+# marks, variation selectors (the U+FE0F of an emoji), tags. They draw nothing, but cairo draws a
+# character the font lacks as a box, so the pictures drop them (the PDF's Pango skips them itself).
+_IGNORABLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+
+
+def unseen(text: str) -> str:
+    """`text` without the default-ignorable characters, which no picture should draw."""
+    return _IGNORABLE.sub("", text)
 
 
 @lru_cache(maxsize=None)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before any cairo/pango load)
-from .fonts import SANS as SANS_FACE, SERIF as SERIF_FACE, metrics
+from .fonts import SANS as SANS_FACE, SERIF as SERIF_FACE, metrics, unseen
 from .text import clue_text, long_date
 from ..model import Layout, Puzzle
 
@@ -86,8 +86,9 @@ _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]
 
 
 def xml_text(s: str) -> str:
-    """Escape for XML text or a double-quoted attribute; drop characters XML 1.0 cannot hold."""
-    s = _XML_ILLEGAL.sub("", s)
+    """Escape for XML text or a double-quoted attribute; drop characters XML 1.0 cannot hold, and the
+    invisible ones cairo would draw as a box (`fonts.unseen`: an emoji's variation selector)."""
+    s = unseen(_XML_ILLEGAL.sub("", s))
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
