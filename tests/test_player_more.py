@@ -695,6 +695,20 @@ def test_on_a_phone_a_long_clue_shows_three_lines_until_tapped(open_page):
     assert p.page.evaluate("document.querySelector('.clue-bar').getBoundingClientRect().height") == folded
 
 
+def test_on_a_phone_a_folded_clue_shows_nothing_of_its_fourth_line(open_page):
+    # the clamped text had its vertical padding inside its clipping box: the top of a fourth line showed
+    # in the bottom padding, over the grid
+    p = open_page("long-words", **PHONE)
+    angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
+    p.page.click(f"#clue-{angel.direction.value}-{angel.number}")
+    line, shown, whole = p.page.evaluate("""() => {
+        const el = document.querySelector('.clue-bar-text');
+        return [parseFloat(getComputedStyle(el).lineHeight), el.getBoundingClientRect().height, el.scrollHeight];
+    }""")
+    assert whole > 3 * line + 1, (whole, line)  # clamped: there is more than three lines of it
+    assert abs(shown - 3 * line) <= 1, (shown, line)  # and what shows is exactly three lines, to its clipping edge
+
+
 LUMINANCE = """([sel, prop]) => {
     const m = getComputedStyle(document.querySelector(sel))[prop].match(/[\\d.]+/g).map(Number);
     const lin = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
