@@ -603,6 +603,16 @@ def test_tabbing_out_of_a_menu_closes_it_and_arrows_move_inside(open_page):
     assert not p.page.evaluate("[...document.querySelectorAll('details.menu')].some(m => m.open)")
 
 
+def test_the_pause_button_is_named_for_what_it_does_and_is_not_a_toggle(open_page):
+    # it was 'Resume' and pressed at once: "Resume, toggle button, pressed" contradicts itself
+    p = open_page("kitchen-herbs")
+    p.page.click(".cell")
+    assert p.page.locator(".timer-box").aria_snapshot().splitlines()[-1].strip() == '- button "Pause"'
+    p.page.click("[data-action='pause']")
+    assert p.page.locator(".timer-box").aria_snapshot().splitlines()[-1].strip() == '- button "Resume"'
+    assert p.page.get_attribute("[data-action='pause']", "aria-pressed") is None
+
+
 def test_menu_buttons_are_named_without_their_arrow(open_page):
     p = open_page("kitchen-herbs")
     names = p.page.evaluate("""() => [...document.querySelectorAll('details.menu summary')].map(s => {

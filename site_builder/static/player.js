@@ -147,8 +147,7 @@
     userPaused = paused;
     player.classList.toggle('paused', paused);
     pauseCover.hidden = !paused;
-    pauseBtn.setAttribute('aria-pressed', String(paused));
-    pauseBtn.textContent = paused ? 'Resume' : 'Pause';
+    pauseBtn.textContent = paused ? 'Resume' : 'Pause';  // its name says what it does: not also a pressed toggle
     if (paused) {
       stopTimer();
       pauseCover.querySelector('button').focus();
