@@ -268,6 +268,25 @@ def test_clear_word_on_a_solved_puzzle_says_why_not(open_page):
     assert p.focused() == "grid-input"
 
 
+def test_typing_in_a_finished_grid_says_why_nothing_changes(open_page):
+    # a letter, Backspace or Delete in a solved (or revealed) grid did nothing and said nothing
+    p = open_page()
+    for placement in p.layout.placements:
+        p.solve(placement)
+    assert p.page.inner_text(".solved").startswith("Solved!")
+    for key in ("Q", "Backspace", "Delete"):
+        p.page.evaluate("document.querySelector('.status').textContent = ''")
+        p.page.keyboard.press(key)
+        assert p.page.inner_text(".status") == "The puzzle is solved: Clear, then Puzzle, starts it again.", key
+    assert p.grid_letters() == p.layout.cells
+    q = open_page("kitchen-herbs")
+    q.page.click("summary:has-text('Reveal')")
+    q.page.click("[data-action='reveal-puzzle']")
+    q.page.keyboard.type("Q")
+    assert q.page.inner_text(".status") == "The puzzle is revealed: Clear, then Puzzle, starts it again."
+    assert q.grid_letters() == q.layout.cells
+
+
 # ---------------------------------------------------------------- 6. Backspace into the previous answer
 
 

@@ -450,9 +450,16 @@
 
   function locked(cell) { return solved || cell.revealed; }
 
+  // A keystroke clears the status line; in a finished grid, which takes no letters until it is
+  // cleared, it says why (as Clear, Word does there).
+  function keyStatus() { say(solved ? finishedNotice() : ''); }
+  function finishedNotice() {
+    return 'The puzzle is ' + (givenUp() ? 'revealed' : 'solved') + ': Clear, then Puzzle, starts it again.';
+  }
+
   function typeLetter(letter) {
     if (!cur || userPaused) return;
-    say('');
+    keyStatus();
     startTimer(); // typing is solving: the clock runs (after another tab cleared a solved puzzle, say)
     if (!locked(cur)) setLetter(cur, letter);
     advance();
@@ -478,7 +485,7 @@
   // the answer before it in clue order (as Shift-Tab goes).
   function backspace() {
     if (!cur || userPaused) return;
-    say('');
+    keyStatus();
     var entry = currentEntry();
     if (cur.letter && !locked(cur)) {
       setLetter(cur, '');
@@ -505,7 +512,7 @@
 
   function deleteLetter() {
     if (!cur || userPaused) return;
-    say('');
+    keyStatus();
     if (!locked(cur)) setLetter(cur, '');
     drawSelection();
     afterChange();
@@ -541,7 +548,7 @@
     pauseBtn.disabled = true;
     var revealed = cells.filter(function (c) { return c.revealed; }).length;
     var headline, detail;
-    if (gaveUp || revealed === cells.length) {
+    if (givenUp()) {
       headline = 'Puzzle revealed.';
       detail = '';
     } else {
@@ -565,6 +572,9 @@
       save();
     }
   }
+
+  // Finished by Reveal, Puzzle (or every letter revealed), not by the solver.
+  function givenUp() { return gaveUp || cells.every(function (c) { return c.revealed; }); }
 
   function unfinish() {
     solved = false;
@@ -691,7 +701,7 @@
   function untype() {
     var was = composed.pop();
     if (!was) { backspace(); return; }
-    say('');
+    keyStatus();
     select(was.cell, was.dir);
     if (!locked(was.cell)) {
       setLetter(was.cell, was.letter);
@@ -841,7 +851,7 @@
       say('Puzzle cleared.');
     } else {
       if (solved) {
-        say('The puzzle is solved: Clear, then Puzzle, starts it again.');
+        say(finishedNotice());
         return;
       }
       var cleared = 0, kept = 0;
