@@ -770,6 +770,42 @@ def test_a_dark_screen_gets_a_dark_page_with_readable_letters_and_a_light_print(
     assert light.page.evaluate(LUMINANCE, ["html", "backgroundColor"]) > 0.9  # and a light screen keeps its light page
 
 
+def test_a_dark_screen_keeps_marked_letters_and_numbers_readable_under_the_cursor(open_page):
+    # on the dark amber cursor a wrong letter was 1.99:1, a revealed one 2.77:1, the square's number 4.07:1
+    p = open_page("allotment", color_scheme="dark", **DESKTOP)
+    word = p.layout.placements[0]
+    first, third = (f"#{cell_id(rc)}" for rc in (word.cells()[0], word.cells()[2]))
+    p.page.click(f"#clue-{word.direction.value}-{word.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type("Q" if word.answer[0] != "Q" else "Z")
+    p.page.click("summary:has-text('Check')")
+    p.page.click("[data-action='check-word']")
+    p.page.click(third)
+    p.page.click("summary:has-text('Reveal')")
+    p.page.click("[data-action='reveal-letter']")
+    assert "wrong" in p.page.get_attribute(first, "class") and "revealed" in p.page.get_attribute(third, "class")
+
+    def ratios(sel):
+        square = p.page.evaluate(LUMINANCE, [sel, "backgroundColor"])
+        parts = [sel + " .letter"] + ([sel + " .num"] if p.page.locator(sel + " .num").count() else [])
+        return {part: round(contrast(square, p.page.evaluate(LUMINANCE, [part, "color"])), 2) for part in parts}
+
+    looks = {}
+    p.page.click(f"#clue-{word.direction.value}-{word.number}")
+    for cursor, keys in ((first, ["Home"]), (third, ["ArrowRight", "ArrowRight"])):
+        for key in keys:  # each marked square under the cursor, the other one in the selected word
+            p.page.keyboard.press(key)
+        assert p.current() == cursor[1:] and p.active_clue() == f"clue-{word.direction.value}-{word.number}"
+        looks.update({f"{sel} ({'cursor' if sel == cursor else 'word'})": ratios(sel) for sel in (first, third)})
+    # and both away from the selection
+    away = next(q for q in p.layout.placements if not set(q.cells()) & {word.cells()[0], word.cells()[2]})
+    p.page.click(f"#clue-{away.direction.value}-{away.number}")
+    looks.update({f"{sel} (elsewhere)": ratios(sel) for sel in (first, third)})
+    assert len(looks) == 6
+    low = {where: r for where, r in looks.items() if min(r.values()) < 4.5}
+    assert not low, low
+
+
 def test_unfolding_the_clue_bar_keeps_the_keyboard_on_the_grid(open_page):
     p = open_page("long-words", **PHONE)
     angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
