@@ -678,6 +678,52 @@ def test_moving_along_an_answer_is_announced(open_page):
     assert p.page.text_content("#announce") == f"Letter 2 of {len(word.answer)}, blank"
 
 
+def test_every_move_is_announced_once_with_the_clue_when_the_answer_changes(open_page):
+    # only an arrow along an answer said the cursor's place: typing a letter said nothing, and moving into
+    # another answer (typing past its end, an arrow) said the clue without the place
+    p = open_page("kitchen-herbs")
+    clues = {e["id"]: e["clue"] for e in p.page.evaluate("JSON.parse(document.getElementById('puzzle-data').textContent).entries")}
+    placements = {f"clue-{q.direction.value}-{q.number}": q for q in p.layout.placements}
+
+    def expected(with_clue: bool) -> str:
+        q = placements[p.active_clue()]
+        rc = tuple(map(int, p.current().split("-")[1:]))
+        letter = p.letter(*rc)
+        place = f"Letter {q.cells().index(rc) + 1} of {len(q.answer)}, {letter or 'blank'}"
+        return f"{q.number} {q.direction.value.capitalize()}: {clues[p.active_clue()]}. {place}" if with_clue else place
+
+    p.page.evaluate("""() => { window.said = 0;
+        new MutationObserver(m => { window.said += m.length; }).observe(document.getElementById('announce'), {childList: true}); }""")
+
+    def press(key: str, with_clue: bool) -> None:
+        p.page.evaluate("window.said = 0")
+        p.page.keyboard.press(key)
+        assert p.page.text_content("#announce") == expected(with_clue), key
+        assert p.page.evaluate("window.said") == 1, key  # said once, not the clue and then the place
+
+    word = p.layout.placements[0]
+    p.page.click(f"#clue-{word.direction.value}-{word.number}")
+    # the keyboard comes to the grid: the field's name says where it is, the announcer nothing more
+    assert p.page.get_attribute("#grid-input", "aria-label") == expected(True) + "."
+    assert p.page.text_content("#announce") == ""
+    for ch in word.answer[:-1]:
+        press(ch, False)
+    press(word.answer[-1], True)  # on into the next answer
+    assert p.active_clue() != f"clue-{word.direction.value}-{word.number}"
+    press("Tab", True)
+    press("Shift+Tab", True)
+    press("Home", False)
+    press("Backspace", True)  # back into the answer before, whose last letter it erases: said as it is now
+    assert p.page.text_content("#announce").endswith(", blank")
+    press("ArrowLeft" if word.direction.value == "across" else "ArrowUp", False)
+    # a click on a square of another answer
+    other = next(q for q in p.layout.placements[1:] if p.current() not in {cell_id(rc) for rc in q.cells()})
+    p.page.click(f"#{cell_id(other.cells()[-1])}")
+    if p.active_clue() != f"clue-{other.direction.value}-{other.number}":
+        p.page.click(f"#{cell_id(other.cells()[-1])}")
+    assert p.page.text_content("#announce") == expected(True)
+
+
 @pytest.mark.parametrize("width", [320, 390])
 def test_long_unbroken_words_wrap_instead_of_widening_the_page(open_page, width):
     p = open_page("long-words", viewport={"width": width, "height": 700}, is_mobile=True, has_touch=True)

@@ -325,7 +325,9 @@
     clueBarNum.textContent = entry.number + ' ' + dirName(dir);
     clueBarClue.textContent = entry.clue;
 
-    input.setAttribute('aria-label', entry.number + ' ' + dirName(dir) + ': ' + entry.clue + '. ' + position() + '.');
+    // the field's name says where the cursor is when the keyboard comes to it; while the keyboard is on it the
+    // announcer says each move instead (a screen reader may speak a focused field's new name too: twice)
+    if (document.activeElement !== input) input.setAttribute('aria-label', fieldLabel());
     input.style.left = cur.el.offsetLeft + 'px';
     input.style.top = cur.el.offsetTop + 'px';
     input.style.width = cur.el.offsetWidth + 'px';
@@ -411,20 +413,33 @@
 
   function say(text) { statusEl.textContent = text; }
 
-  var lastAnnounced = null;
+  var lastAnnounced = null; // the answer the solver last heard named, by the announcer or the field's name
+  var announceDue = false;
   function select(cell, wantDir) {
     if (!cell) return;
     var d = wantDir || dir;
     if (!cell[d]) d = other(d);
     cur = cell;
     dir = d;
-    var entry = currentEntry();
-    if (entry !== lastAnnounced) {
-      lastAnnounced = entry;
-      announceEl.textContent = entry.number + ' ' + dirName(dir) + ': ' + entry.clue;
-    }
+    if (document.activeElement === input) announceMove();
+    else lastAnnounced = currentEntry();
     drawSelection();
     showSelection(document.activeElement === input);
+  }
+
+  // With the keyboard on the grid, the announcer says where each move put the cursor ('Letter 2 of 7, blank'),
+  // after the clue when the answer is new. Said once the keystroke or click has done all it does (typed a
+  // letter and moved on, pasted a word), so once a move, and of the letters as they are then.
+  function announceMove() {
+    if (announceDue) return;
+    announceDue = true;
+    queueMicrotask(function () {
+      if (!announceDue) return;  // solving had the last word
+      announceDue = false;
+      var entry = currentEntry();
+      announceEl.textContent = (entry === lastAnnounced ? '' : clueName(entry) + '. ') + position();
+      lastAnnounced = entry;
+    });
   }
 
   function selectEntry(entry, focus) {
@@ -566,6 +581,7 @@
       // the .solved box was hidden until now, and a live region that appears is not read out: the
       // screen-reader-only announcer (always there) says it
       say('');
+      announceDue = false;
       announceEl.textContent = headline + (detail ? ' ' + detail : '');
       // keep the news in sight below a grid taller than the window
       solvedEl.classList.add('pinned');
@@ -593,14 +609,10 @@
     var want = dr === 0 ? 'across' : 'down';
     if (dir !== want && cur[want]) { select(cur, want); save(); return; }
     var r = cur.r + dr, c = cur.c + dc;
-    var before = currentEntry();
     while (r >= 0 && r < data.rows && c >= 0 && c < data.cols) {
       var cell = cellAt[r + ',' + c];
       if (cell) {
         select(cell, want);
-        // along the same answer select() says nothing new, and a screen reader may not read the
-        // focused field's new label: say where the cursor is
-        if (currentEntry() === before) announcePosition();
         save();
         return;
       }
@@ -608,9 +620,10 @@
     }
   }
 
-  function announcePosition() { announceEl.textContent = position(); }
+  function clueName(entry) { return entry.number + ' ' + dirName(entry.dir) + ': ' + entry.clue; }
+  function fieldLabel() { return clueName(currentEntry()) + '. ' + position() + '.'; }
 
-  // 'Letter 2 of 7, blank': the cursor's place in its answer, for the field's label and the announcer
+  // 'Letter 2 of 7, blank': the cursor's place in its answer, for the field's name and the announcer
   function position() {
     var entry = currentEntry();
     return 'Letter ' + (entry.cells.indexOf(cur) + 1) + ' of ' + entry.length +
@@ -746,6 +759,7 @@
   });
   input.addEventListener('blur', function () {
     wrap.classList.remove('focused');
+    if (cur) input.setAttribute('aria-label', fieldLabel());
     if (composing) { composing = false; takeField(); }
     emptyField();
   });
