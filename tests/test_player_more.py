@@ -632,6 +632,28 @@ def test_the_pause_button_is_named_for_what_it_does_and_is_not_a_toggle(open_pag
     assert p.page.get_attribute("[data-action='pause']", "aria-pressed") is None
 
 
+def test_escape_leaves_the_grid_for_the_current_clue_and_still_closes_a_menu(open_page):
+    # Tab goes from clue to clue and leaves the grid only after the last one (131 presses to the
+    # downloads of a 60-answer puzzle): Escape is the way out in one key
+    p = open_page("kitchen-herbs")
+    p.page.focus("#grid-input")
+    p.page.keyboard.press("Tab")
+    clue = p.active_clue()
+    p.page.keyboard.press("Escape")
+    assert p.page.evaluate("document.activeElement.className") == "clue-button"
+    assert p.page.evaluate("document.activeElement.closest('li').id") == clue
+    p.page.keyboard.press("Enter")  # and back
+    assert p.focused() == "grid-input" and p.active_clue() == clue
+    assert "Escape leaves the grid" in p.page.inner_text(".hint")
+    # in an open menu Escape closes the menu, as before
+    p.page.focus("summary:has-text('Check')")
+    p.page.keyboard.press("Enter")
+    p.page.keyboard.press("ArrowDown")
+    p.page.keyboard.press("Escape")
+    assert not p.page.evaluate("[...document.querySelectorAll('details.menu')].some(m => m.open)")
+    assert p.page.evaluate("document.activeElement.textContent") == "Check"
+
+
 def test_menu_buttons_are_named_without_their_arrow(open_page):
     p = open_page("kitchen-herbs")
     names = p.page.evaluate("""() => [...document.querySelectorAll('details.menu summary')].map(s => {

@@ -647,6 +647,15 @@
     return true;
   }
 
+  // Escape: out of the grid in one key (Tab goes from clue to clue), to the current clue in the list,
+  // where Enter comes back. An open menu is only closed (a menu with the keyboard closes itself).
+  function leaveGrid() {
+    var open = menus.filter(function (m) { return m.open; });
+    if (open.length) { open.forEach(function (m) { m.open = false; }); return; }
+    var button = currentEntry() && currentEntry().li.querySelector('.clue-button');
+    if (button) button.focus();
+  }
+
   function wordEnd(last) {
     var entry = currentEntry();
     if (entry) { select(entry.cells[last ? entry.cells.length - 1 : 0], dir); save(); }
@@ -674,6 +683,7 @@
       case 'Tab':
         if (moveClue(e.shiftKey ? -1 : 1, false)) e.preventDefault();
         break;
+      case 'Escape': e.preventDefault(); leaveGrid(); break;
       default:
         break;
     }
