@@ -198,6 +198,38 @@ def test_the_other_tab_shows_a_clear_and_a_solve(tabs):
     assert a.inner_text(".timer") == "0:00"
 
 
+def test_progress_of_an_older_version_of_the_puzzle_is_removed_and_the_solver_told(open_page):
+    # a rebuilt puzzle with a changed answer has a new key: the old progress was dropped without a word,
+    # and its key stayed in the browser for good
+    p = open_page("kitchen-herbs")
+    key = p.page.evaluate("JSON.parse(document.getElementById('puzzle-data').textContent).storageKey")
+    old = key.rsplit(":", 1)[0] + ":0123456789ab"
+    others = ["crossword-press:kitchen-herbs-2:0123456789ab", "crossword-press:allotment:0123456789ab", "another-app:kitchen-herbs"]
+    put = """([keys, letters]) => keys.forEach(k => localStorage.setItem(k, JSON.stringify({v: 1, letters,
+        revealed: '', wrong: '', elapsed: 5000, solved: false, cursor: null})))"""
+    keys = "() => Object.keys(localStorage).sort()"
+    notice = "This puzzle was changed since you last played it, so your letters were cleared."
+    p.page.evaluate(put, [[old] + others, "BASIL"])
+    p.page.reload()
+    assert p.page.inner_text(".status") == notice
+    assert p.page.evaluate(keys) == sorted(others)  # other puzzles' progress is never touched
+    assert set(p.grid_letters().values()) == {""} and p.page.inner_text(".timer") == "0:00"
+    p.page.reload()
+    assert p.page.inner_text(".status") == ""  # said once
+    # an old save with no letters in it goes without a word
+    p.page.evaluate(put, [[old], "....."])
+    p.page.reload()
+    assert p.page.inner_text(".status") == "" and p.page.evaluate(keys) == sorted(others)
+    # this version's own progress is kept over reloads, with nothing said
+    word = p.layout.across[0]
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type(word.answer[0])
+    p.page.reload()
+    assert p.page.inner_text(".status") == "" and p.letter(*word.cells()[0]) == word.answer[0]
+    assert key in p.page.evaluate(keys)
+
+
 # ---------------------------------------------------------------- 3. revealing is not solving
 
 

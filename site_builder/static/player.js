@@ -239,6 +239,25 @@
     try { return (store && store.getItem(data.storageKey)) || null; } catch (err) { return null; }
   }
 
+  // A puzzle rebuilt with an answer changed or moved gets a new key (render/html.py puzzle_data), and what
+  // was saved under the old one does not fit its grid. Once this version has no save of its own, the saves
+  // of this puzzle's other versions are removed (other puzzles' never): says whether any held letters.
+  function forgetOtherVersions() {
+    var store = storage();
+    var prefix = 'crossword-press:' + data.slug + ':';
+    var lost = false;
+    try {
+      var keys = [];
+      for (var i = 0; store && i < store.length; i++) keys.push(store.key(i));
+      keys.forEach(function (key) {
+        if (key === data.storageKey || key.indexOf(prefix) !== 0 || !/^[0-9a-f]+$/.test(key.slice(prefix.length))) return;
+        try { lost = lost || /[A-Z]/.test(JSON.parse(store.getItem(key)).letters); } catch (err) { /* not a save */ }
+        store.removeItem(key);
+      });
+    } catch (err) { /* storage refused: nothing to tidy */ }
+    return lost;
+  }
+
   // Letters, marks, clock and solved state from a saved state (this tab's
   // cursor and pause stay as they are).
   function applyState(state) {
@@ -955,6 +974,7 @@
 
   lastSeen = readSaved();
   var saved = parseState(lastSeen);
+  var changed = !lastSeen && forgetOtherVersions();
   if (saved) applyState(saved);
   else cells.forEach(drawCell);
 
@@ -982,6 +1002,7 @@
   var start = saved && saved.cursor && cellAt[saved.cursor[0] + ',' + saved.cursor[1]];
   if (start) select(start, saved.cursor[2] === 'down' ? 'down' : 'across');
   else select(entries[0].cells[0], entries[0].dir);
+  if (changed) say('This puzzle was changed since you last played it, so your letters were cleared.');
 
   // A phone turned sideways (a new width): the grid's sideways scroll must find the cursor again. A new
   // height alone is a phone's address bar coming and going as the solver scrolls down to the clues:
