@@ -341,7 +341,7 @@ def test_pause_hides_the_grid_and_resume_returns(open_page):
     p.page.click(".cell")
     p.page.click("[data-action='pause']")
     assert p.page.is_visible(".pause-cover")
-    assert p.page.get_attribute("[data-action='pause']", "aria-pressed") == "true"
+    assert p.page.inner_text("[data-action='pause']") == "Resume"
     shown = p.page.inner_text(".timer")
     p.page.keyboard.type("A")  # ignored while paused
     p.page.wait_for_timeout(1100)

@@ -198,6 +198,38 @@ def test_the_other_tab_shows_a_clear_and_a_solve(tabs):
     assert a.inner_text(".timer") == "0:00"
 
 
+def test_progress_of_an_older_version_of_the_puzzle_is_removed_and_the_solver_told(open_page):
+    # a rebuilt puzzle with a changed answer has a new key: the old progress was dropped without a word,
+    # and its key stayed in the browser for good
+    p = open_page("kitchen-herbs")
+    key = p.page.evaluate("JSON.parse(document.getElementById('puzzle-data').textContent).storageKey")
+    old = key.rsplit(":", 1)[0] + ":0123456789ab"
+    others = ["crossword-press:kitchen-herbs-2:0123456789ab", "crossword-press:allotment:0123456789ab", "another-app:kitchen-herbs"]
+    put = """([keys, letters]) => keys.forEach(k => localStorage.setItem(k, JSON.stringify({v: 1, letters,
+        revealed: '', wrong: '', elapsed: 5000, solved: false, cursor: null})))"""
+    keys = "() => Object.keys(localStorage).sort()"
+    notice = "This puzzle was changed since you last played it, so your letters were cleared."
+    p.page.evaluate(put, [[old] + others, "BASIL"])
+    p.page.reload()
+    assert p.page.inner_text(".status") == notice
+    assert p.page.evaluate(keys) == sorted(others)  # other puzzles' progress is never touched
+    assert set(p.grid_letters().values()) == {""} and p.page.inner_text(".timer") == "0:00"
+    p.page.reload()
+    assert p.page.inner_text(".status") == ""  # said once
+    # an old save with no letters in it goes without a word
+    p.page.evaluate(put, [[old], "....."])
+    p.page.reload()
+    assert p.page.inner_text(".status") == "" and p.page.evaluate(keys) == sorted(others)
+    # this version's own progress is kept over reloads, with nothing said
+    word = p.layout.across[0]
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type(word.answer[0])
+    p.page.reload()
+    assert p.page.inner_text(".status") == "" and p.letter(*word.cells()[0]) == word.answer[0]
+    assert key in p.page.evaluate(keys)
+
+
 # ---------------------------------------------------------------- 3. revealing is not solving
 
 
@@ -266,6 +298,25 @@ def test_clear_word_on_a_solved_puzzle_says_why_not(open_page):
     status = p.page.inner_text(".status")
     assert "solved" in status.lower() and "Clear" in status
     assert p.focused() == "grid-input"
+
+
+def test_typing_in_a_finished_grid_says_why_nothing_changes(open_page):
+    # a letter, Backspace or Delete in a solved (or revealed) grid did nothing and said nothing
+    p = open_page()
+    for placement in p.layout.placements:
+        p.solve(placement)
+    assert p.page.inner_text(".solved").startswith("Solved!")
+    for key in ("Q", "Backspace", "Delete"):
+        p.page.evaluate("document.querySelector('.status').textContent = ''")
+        p.page.keyboard.press(key)
+        assert p.page.inner_text(".status") == "The puzzle is solved: Clear, then Puzzle, starts it again.", key
+    assert p.grid_letters() == p.layout.cells
+    q = open_page("kitchen-herbs")
+    q.page.click("summary:has-text('Reveal')")
+    q.page.click("[data-action='reveal-puzzle']")
+    q.page.keyboard.type("Q")
+    assert q.page.inner_text(".status") == "The puzzle is revealed: Clear, then Puzzle, starts it again."
+    assert q.grid_letters() == q.layout.cells
 
 
 # ---------------------------------------------------------------- 6. Backspace into the previous answer
@@ -603,6 +654,38 @@ def test_tabbing_out_of_a_menu_closes_it_and_arrows_move_inside(open_page):
     assert not p.page.evaluate("[...document.querySelectorAll('details.menu')].some(m => m.open)")
 
 
+def test_the_pause_button_is_named_for_what_it_does_and_is_not_a_toggle(open_page):
+    # it was 'Resume' and pressed at once: "Resume, toggle button, pressed" contradicts itself
+    p = open_page("kitchen-herbs")
+    p.page.click(".cell")
+    assert p.page.locator(".timer-box").aria_snapshot().splitlines()[-1].strip() == '- button "Pause"'
+    p.page.click("[data-action='pause']")
+    assert p.page.locator(".timer-box").aria_snapshot().splitlines()[-1].strip() == '- button "Resume"'
+    assert p.page.get_attribute("[data-action='pause']", "aria-pressed") is None
+
+
+def test_escape_leaves_the_grid_for_the_current_clue_and_still_closes_a_menu(open_page):
+    # Tab goes from clue to clue and leaves the grid only after the last one (131 presses to the
+    # downloads of a 60-answer puzzle): Escape is the way out in one key
+    p = open_page("kitchen-herbs")
+    p.page.focus("#grid-input")
+    p.page.keyboard.press("Tab")
+    clue = p.active_clue()
+    p.page.keyboard.press("Escape")
+    assert p.page.evaluate("document.activeElement.className") == "clue-button"
+    assert p.page.evaluate("document.activeElement.closest('li').id") == clue
+    p.page.keyboard.press("Enter")  # and back
+    assert p.focused() == "grid-input" and p.active_clue() == clue
+    assert "Escape leaves the grid" in p.page.inner_text(".hint")
+    # in an open menu Escape closes the menu, as before
+    p.page.focus("summary:has-text('Check')")
+    p.page.keyboard.press("Enter")
+    p.page.keyboard.press("ArrowDown")
+    p.page.keyboard.press("Escape")
+    assert not p.page.evaluate("[...document.querySelectorAll('details.menu')].some(m => m.open)")
+    assert p.page.evaluate("document.activeElement.textContent") == "Check"
+
+
 def test_menu_buttons_are_named_without_their_arrow(open_page):
     p = open_page("kitchen-herbs")
     names = p.page.evaluate("""() => [...document.querySelectorAll('details.menu summary')].map(s => {
@@ -647,6 +730,52 @@ def test_moving_along_an_answer_is_announced(open_page):
     assert p.page.text_content("#announce") == f"Letter 1 of {len(word.answer)}, {word.answer[0]}"
     p.page.keyboard.press("ArrowRight")
     assert p.page.text_content("#announce") == f"Letter 2 of {len(word.answer)}, blank"
+
+
+def test_every_move_is_announced_once_with_the_clue_when_the_answer_changes(open_page):
+    # only an arrow along an answer said the cursor's place: typing a letter said nothing, and moving into
+    # another answer (typing past its end, an arrow) said the clue without the place
+    p = open_page("kitchen-herbs")
+    clues = {e["id"]: e["clue"] for e in p.page.evaluate("JSON.parse(document.getElementById('puzzle-data').textContent).entries")}
+    placements = {f"clue-{q.direction.value}-{q.number}": q for q in p.layout.placements}
+
+    def expected(with_clue: bool) -> str:
+        q = placements[p.active_clue()]
+        rc = tuple(map(int, p.current().split("-")[1:]))
+        letter = p.letter(*rc)
+        place = f"Letter {q.cells().index(rc) + 1} of {len(q.answer)}, {letter or 'blank'}"
+        return f"{q.number} {q.direction.value.capitalize()}: {clues[p.active_clue()]}. {place}" if with_clue else place
+
+    p.page.evaluate("""() => { window.said = 0;
+        new MutationObserver(m => { window.said += m.length; }).observe(document.getElementById('announce'), {childList: true}); }""")
+
+    def press(key: str, with_clue: bool) -> None:
+        p.page.evaluate("window.said = 0")
+        p.page.keyboard.press(key)
+        assert p.page.text_content("#announce") == expected(with_clue), key
+        assert p.page.evaluate("window.said") == 1, key  # said once, not the clue and then the place
+
+    word = p.layout.placements[0]
+    p.page.click(f"#clue-{word.direction.value}-{word.number}")
+    # the keyboard comes to the grid: the field's name says where it is, the announcer nothing more
+    assert p.page.get_attribute("#grid-input", "aria-label") == expected(True) + "."
+    assert p.page.text_content("#announce") == ""
+    for ch in word.answer[:-1]:
+        press(ch, False)
+    press(word.answer[-1], True)  # on into the next answer
+    assert p.active_clue() != f"clue-{word.direction.value}-{word.number}"
+    press("Tab", True)
+    press("Shift+Tab", True)
+    press("Home", False)
+    press("Backspace", True)  # back into the answer before, whose last letter it erases: said as it is now
+    assert p.page.text_content("#announce").endswith(", blank")
+    press("ArrowLeft" if word.direction.value == "across" else "ArrowUp", False)
+    # a click on a square of another answer
+    other = next(q for q in p.layout.placements[1:] if p.current() not in {cell_id(rc) for rc in q.cells()})
+    p.page.click(f"#{cell_id(other.cells()[-1])}")
+    if p.active_clue() != f"clue-{other.direction.value}-{other.number}":
+        p.page.click(f"#{cell_id(other.cells()[-1])}")
+    assert p.page.text_content("#announce") == expected(True)
 
 
 @pytest.mark.parametrize("width", [320, 390])
@@ -695,6 +824,20 @@ def test_on_a_phone_a_long_clue_shows_three_lines_until_tapped(open_page):
     assert p.page.evaluate("document.querySelector('.clue-bar').getBoundingClientRect().height") == folded
 
 
+def test_on_a_phone_a_folded_clue_shows_nothing_of_its_fourth_line(open_page):
+    # the clamped text had its vertical padding inside its clipping box: the top of a fourth line showed
+    # in the bottom padding, over the grid
+    p = open_page("long-words", **PHONE)
+    angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
+    p.page.click(f"#clue-{angel.direction.value}-{angel.number}")
+    line, shown, whole = p.page.evaluate("""() => {
+        const el = document.querySelector('.clue-bar-text');
+        return [parseFloat(getComputedStyle(el).lineHeight), el.getBoundingClientRect().height, el.scrollHeight];
+    }""")
+    assert whole > 3 * line + 1, (whole, line)  # clamped: there is more than three lines of it
+    assert abs(shown - 3 * line) <= 1, (shown, line)  # and what shows is exactly three lines, to its clipping edge
+
+
 LUMINANCE = """([sel, prop]) => {
     const m = getComputedStyle(document.querySelector(sel))[prop].match(/[\\d.]+/g).map(Number);
     const lin = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
@@ -725,6 +868,42 @@ def test_a_dark_screen_gets_a_dark_page_with_readable_letters_and_a_light_print(
     assert p.page.evaluate(LUMINANCE, [cell + " .letter", "color"]) < 0.05
     light = open_page("allotment", **DESKTOP)
     assert light.page.evaluate(LUMINANCE, ["html", "backgroundColor"]) > 0.9  # and a light screen keeps its light page
+
+
+def test_a_dark_screen_keeps_marked_letters_and_numbers_readable_under_the_cursor(open_page):
+    # on the dark amber cursor a wrong letter was 1.99:1, a revealed one 2.77:1, the square's number 4.07:1
+    p = open_page("allotment", color_scheme="dark", **DESKTOP)
+    word = p.layout.placements[0]
+    first, third = (f"#{cell_id(rc)}" for rc in (word.cells()[0], word.cells()[2]))
+    p.page.click(f"#clue-{word.direction.value}-{word.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type("Q" if word.answer[0] != "Q" else "Z")
+    p.page.click("summary:has-text('Check')")
+    p.page.click("[data-action='check-word']")
+    p.page.click(third)
+    p.page.click("summary:has-text('Reveal')")
+    p.page.click("[data-action='reveal-letter']")
+    assert "wrong" in p.page.get_attribute(first, "class") and "revealed" in p.page.get_attribute(third, "class")
+
+    def ratios(sel):
+        square = p.page.evaluate(LUMINANCE, [sel, "backgroundColor"])
+        parts = [sel + " .letter"] + ([sel + " .num"] if p.page.locator(sel + " .num").count() else [])
+        return {part: round(contrast(square, p.page.evaluate(LUMINANCE, [part, "color"])), 2) for part in parts}
+
+    looks = {}
+    p.page.click(f"#clue-{word.direction.value}-{word.number}")
+    for cursor, keys in ((first, ["Home"]), (third, ["ArrowRight", "ArrowRight"])):
+        for key in keys:  # each marked square under the cursor, the other one in the selected word
+            p.page.keyboard.press(key)
+        assert p.current() == cursor[1:] and p.active_clue() == f"clue-{word.direction.value}-{word.number}"
+        looks.update({f"{sel} ({'cursor' if sel == cursor else 'word'})": ratios(sel) for sel in (first, third)})
+    # and both away from the selection
+    away = next(q for q in p.layout.placements if not set(q.cells()) & {word.cells()[0], word.cells()[2]})
+    p.page.click(f"#clue-{away.direction.value}-{away.number}")
+    looks.update({f"{sel} (elsewhere)": ratios(sel) for sel in (first, third)})
+    assert len(looks) == 6
+    low = {where: r for where, r in looks.items() if min(r.values()) < 4.5}
+    assert not low, low
 
 
 def test_unfolding_the_clue_bar_keeps_the_keyboard_on_the_grid(open_page):
