@@ -1166,5 +1166,10 @@ def test_a_right_to_left_clue_keeps_its_enumeration_after_it(browser, tmp_path):
                 continue
             rtl_right, enum_left = page.evaluate(RTL_GEOMETRY, f"#clue-{p.direction.value}-{p.number} .clue-text")
             assert enum_left >= rtl_right - 0.5, f"{p.answer}: the enumeration shows left of the clue"
+            # the clue bar above the grid too
+            page.click(f"#clue-{p.direction.value}-{p.number}")
+            assert page.inner_text(".clue-bar-clue").endswith(f"({len(p.answer)})")
+            rtl_right, enum_left = page.evaluate(RTL_GEOMETRY, ".clue-bar-clue")
+            assert enum_left >= rtl_right - 0.5, f"{p.answer}: the clue bar shows the enumeration left of the clue"
     finally:
         page.close()

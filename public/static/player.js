@@ -147,8 +147,7 @@
     userPaused = paused;
     player.classList.toggle('paused', paused);
     pauseCover.hidden = !paused;
-    pauseBtn.setAttribute('aria-pressed', String(paused));
-    pauseBtn.textContent = paused ? 'Resume' : 'Pause';
+    pauseBtn.textContent = paused ? 'Resume' : 'Pause';  // its name says what it does: not also a pressed toggle
     if (paused) {
       stopTimer();
       pauseCover.querySelector('button').focus();
@@ -240,6 +239,25 @@
     try { return (store && store.getItem(data.storageKey)) || null; } catch (err) { return null; }
   }
 
+  // A puzzle rebuilt with an answer changed or moved gets a new key (render/html.py puzzle_data), and what
+  // was saved under the old one does not fit its grid. Once this version has no save of its own, the saves
+  // of this puzzle's other versions are removed (other puzzles' never): says whether any held letters.
+  function forgetOtherVersions() {
+    var store = storage();
+    var prefix = 'crossword-press:' + data.slug + ':';
+    var lost = false;
+    try {
+      var keys = [];
+      for (var i = 0; store && i < store.length; i++) keys.push(store.key(i));
+      keys.forEach(function (key) {
+        if (key === data.storageKey || key.indexOf(prefix) !== 0 || !/^[0-9a-f]+$/.test(key.slice(prefix.length))) return;
+        try { lost = lost || /[A-Z]/.test(JSON.parse(store.getItem(key)).letters); } catch (err) { /* not a save */ }
+        store.removeItem(key);
+      });
+    } catch (err) { /* storage refused: nothing to tidy */ }
+    return lost;
+  }
+
   // Letters, marks, clock and solved state from a saved state (this tab's
   // cursor and pause stay as they are).
   function applyState(state) {
@@ -324,9 +342,14 @@
     if (entry !== barEntry) clueBar.classList.remove('open');  // a new clue starts folded
     barEntry = entry;
     clueBarNum.textContent = entry.number + ' ' + dirName(dir);
-    clueBarClue.textContent = entry.clue;
+    // the list's clue, as it is there: its text in a <bdi>, so a right-to-left clue keeps '(5)' at its end
+    var listed = entry.li.querySelector('.clue-text');
+    if (listed) clueBarClue.replaceChildren.apply(clueBarClue, [].map.call(listed.childNodes, function (n) { return n.cloneNode(true); }));
+    else clueBarClue.textContent = entry.clue;
 
-    input.setAttribute('aria-label', entry.number + ' ' + dirName(dir) + ': ' + entry.clue + '. ' + position() + '.');
+    // the field's name says where the cursor is when the keyboard comes to it; while the keyboard is on it the
+    // announcer says each move instead (a screen reader may speak a focused field's new name too: twice)
+    if (document.activeElement !== input) input.setAttribute('aria-label', fieldLabel());
     input.style.left = cur.el.offsetLeft + 'px';
     input.style.top = cur.el.offsetTop + 'px';
     input.style.width = cur.el.offsetWidth + 'px';
@@ -412,20 +435,33 @@
 
   function say(text) { statusEl.textContent = text; }
 
-  var lastAnnounced = null;
+  var lastAnnounced = null; // the answer the solver last heard named, by the announcer or the field's name
+  var announceDue = false;
   function select(cell, wantDir) {
     if (!cell) return;
     var d = wantDir || dir;
     if (!cell[d]) d = other(d);
     cur = cell;
     dir = d;
-    var entry = currentEntry();
-    if (entry !== lastAnnounced) {
-      lastAnnounced = entry;
-      announceEl.textContent = entry.number + ' ' + dirName(dir) + ': ' + entry.clue;
-    }
+    if (document.activeElement === input) announceMove();
+    else lastAnnounced = currentEntry();
     drawSelection();
     showSelection(document.activeElement === input);
+  }
+
+  // With the keyboard on the grid, the announcer says where each move put the cursor ('Letter 2 of 7, blank'),
+  // after the clue when the answer is new. Said once the keystroke or click has done all it does (typed a
+  // letter and moved on, pasted a word), so once a move, and of the letters as they are then.
+  function announceMove() {
+    if (announceDue) return;
+    announceDue = true;
+    queueMicrotask(function () {
+      if (!announceDue) return;  // solving had the last word
+      announceDue = false;
+      var entry = currentEntry();
+      announceEl.textContent = (entry === lastAnnounced ? '' : clueName(entry) + '. ') + position();
+      lastAnnounced = entry;
+    });
   }
 
   function selectEntry(entry, focus) {
@@ -451,9 +487,16 @@
 
   function locked(cell) { return solved || cell.revealed; }
 
+  // A keystroke clears the status line; in a finished grid, which takes no letters until it is
+  // cleared, it says why (as Clear, Word does there).
+  function keyStatus() { say(solved ? finishedNotice() : ''); }
+  function finishedNotice() {
+    return 'The puzzle is ' + (givenUp() ? 'revealed' : 'solved') + ': Clear, then Puzzle, starts it again.';
+  }
+
   function typeLetter(letter) {
     if (!cur || userPaused) return;
-    say('');
+    keyStatus();
     startTimer(); // typing is solving: the clock runs (after another tab cleared a solved puzzle, say)
     if (!locked(cur)) setLetter(cur, letter);
     advance();
@@ -479,7 +522,7 @@
   // the answer before it in clue order (as Shift-Tab goes).
   function backspace() {
     if (!cur || userPaused) return;
-    say('');
+    keyStatus();
     var entry = currentEntry();
     if (cur.letter && !locked(cur)) {
       setLetter(cur, '');
@@ -506,7 +549,7 @@
 
   function deleteLetter() {
     if (!cur || userPaused) return;
-    say('');
+    keyStatus();
     if (!locked(cur)) setLetter(cur, '');
     drawSelection();
     afterChange();
@@ -542,7 +585,7 @@
     pauseBtn.disabled = true;
     var revealed = cells.filter(function (c) { return c.revealed; }).length;
     var headline, detail;
-    if (gaveUp || revealed === cells.length) {
+    if (givenUp()) {
       headline = 'Puzzle revealed.';
       detail = '';
     } else {
@@ -560,12 +603,16 @@
       // the .solved box was hidden until now, and a live region that appears is not read out: the
       // screen-reader-only announcer (always there) says it
       say('');
+      announceDue = false;
       announceEl.textContent = headline + (detail ? ' ' + detail : '');
       // keep the news in sight below a grid taller than the window
       solvedEl.classList.add('pinned');
       save();
     }
   }
+
+  // Finished by Reveal, Puzzle (or every letter revealed), not by the solver.
+  function givenUp() { return gaveUp || cells.every(function (c) { return c.revealed; }); }
 
   function unfinish() {
     solved = false;
@@ -584,14 +631,10 @@
     var want = dr === 0 ? 'across' : 'down';
     if (dir !== want && cur[want]) { select(cur, want); save(); return; }
     var r = cur.r + dr, c = cur.c + dc;
-    var before = currentEntry();
     while (r >= 0 && r < data.rows && c >= 0 && c < data.cols) {
       var cell = cellAt[r + ',' + c];
       if (cell) {
         select(cell, want);
-        // along the same answer select() says nothing new, and a screen reader may not read the
-        // focused field's new label: say where the cursor is
-        if (currentEntry() === before) announcePosition();
         save();
         return;
       }
@@ -599,9 +642,10 @@
     }
   }
 
-  function announcePosition() { announceEl.textContent = position(); }
+  function clueName(entry) { return entry.number + ' ' + dirName(entry.dir) + ': ' + entry.clue; }
+  function fieldLabel() { return clueName(currentEntry()) + '. ' + position() + '.'; }
 
-  // 'Letter 2 of 7, blank': the cursor's place in its answer, for the field's label and the announcer
+  // 'Letter 2 of 7, blank': the cursor's place in its answer, for the field's name and the announcer
   function position() {
     var entry = currentEntry();
     return 'Letter ' + (entry.cells.indexOf(cur) + 1) + ' of ' + entry.length +
@@ -623,6 +667,15 @@
     }
     selectEntry(entries[i], false);
     return true;
+  }
+
+  // Escape: out of the grid in one key (Tab goes from clue to clue), to the current clue in the list,
+  // where Enter comes back. An open menu is only closed (a menu with the keyboard closes itself).
+  function leaveGrid() {
+    var open = menus.filter(function (m) { return m.open; });
+    if (open.length) { open.forEach(function (m) { m.open = false; }); return; }
+    var button = currentEntry() && currentEntry().li.querySelector('.clue-button');
+    if (button) button.focus();
   }
 
   function wordEnd(last) {
@@ -652,6 +705,7 @@
       case 'Tab':
         if (moveClue(e.shiftKey ? -1 : 1, false)) e.preventDefault();
         break;
+      case 'Escape': e.preventDefault(); leaveGrid(); break;
       default:
         break;
     }
@@ -692,7 +746,7 @@
   function untype() {
     var was = composed.pop();
     if (!was) { backspace(); return; }
-    say('');
+    keyStatus();
     select(was.cell, was.dir);
     if (!locked(was.cell)) {
       setLetter(was.cell, was.letter);
@@ -737,6 +791,7 @@
   });
   input.addEventListener('blur', function () {
     wrap.classList.remove('focused');
+    if (cur) input.setAttribute('aria-label', fieldLabel());
     if (composing) { composing = false; takeField(); }
     emptyField();
   });
@@ -842,7 +897,7 @@
       say('Puzzle cleared.');
     } else {
       if (solved) {
-        say('The puzzle is solved: Clear, then Puzzle, starts it again.');
+        say(finishedNotice());
         return;
       }
       var cleared = 0, kept = 0;
@@ -922,6 +977,7 @@
 
   lastSeen = readSaved();
   var saved = parseState(lastSeen);
+  var changed = !lastSeen && forgetOtherVersions();
   if (saved) applyState(saved);
   else cells.forEach(drawCell);
 
@@ -949,6 +1005,7 @@
   var start = saved && saved.cursor && cellAt[saved.cursor[0] + ',' + saved.cursor[1]];
   if (start) select(start, saved.cursor[2] === 'down' ? 'down' : 'across');
   else select(entries[0].cells[0], entries[0].dir);
+  if (changed) say('This puzzle was changed since you last played it, so your letters were cleared.');
 
   // A phone turned sideways (a new width): the grid's sideways scroll must find the cursor again. A new
   // height alone is a phone's address bar coming and going as the solver scrolls down to the clues:

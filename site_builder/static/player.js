@@ -342,7 +342,10 @@
     if (entry !== barEntry) clueBar.classList.remove('open');  // a new clue starts folded
     barEntry = entry;
     clueBarNum.textContent = entry.number + ' ' + dirName(dir);
-    clueBarClue.textContent = entry.clue;
+    // the list's clue, as it is there: its text in a <bdi>, so a right-to-left clue keeps '(5)' at its end
+    var listed = entry.li.querySelector('.clue-text');
+    if (listed) clueBarClue.replaceChildren.apply(clueBarClue, [].map.call(listed.childNodes, function (n) { return n.cloneNode(true); }));
+    else clueBarClue.textContent = entry.clue;
 
     // the field's name says where the cursor is when the keyboard comes to it; while the keyboard is on it the
     // announcer says each move instead (a screen reader may speak a focused field's new name too: twice)
