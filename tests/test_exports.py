@@ -324,16 +324,17 @@ def test_txt_holds_puzzle_then_solution(tp):
     assert text == render_text_file(puzzle, layout)
 
 
-@given(st.lists(st.text(alphabet="abc-é", min_size=1, max_size=90), min_size=1, max_size=25),
-       st.sampled_from([" ", "  "]), st.sampled_from(["", "     "]))
+@given(st.lists(st.text(alphabet="abc-é?\u00a0\u202f", max_size=88).map(lambda w: f"a{w}?"), min_size=1, max_size=25),
+       st.sampled_from([" ", "  "]), st.sampled_from(["", "     "]), st.sampled_from(["", "  1. ", "123. "]))
 @settings(max_examples=300, deadline=None)
-def test_text_wrap_breaks_latin_text_as_textwrap_does(words, gap, indent):
-    """The .txt's wrap counts columns; for text of narrow letters that is textwrap's count and its breaks."""
+def test_text_wrap_breaks_latin_text_as_textwrap_does(words, gap, indent, prefix):
+    """The .txt's wrap counts columns; for text of narrow letters that is textwrap's count and its breaks
+    (a no-break space, as before '?' in French, is no break)."""
     import textwrap
 
     from site_builder.render.text import wrap
 
-    line = gap.join(words)
+    line = prefix + gap.join(words)
     assert wrap(line, 80, indent) == textwrap.wrap(line, 80, subsequent_indent=indent, break_on_hyphens=False)
 
 
@@ -347,6 +348,10 @@ def test_text_wrap_counts_wide_characters_as_two_columns():
     assert lines[0].startswith("  1. 東京") and all(line.startswith("     ") for line in lines[1:])
     assert "".join(line.strip() for line in lines).replace(" ", "") == clue.replace(" ", "")  # nothing lost
     assert columns("e\u0301\u200d") == 1 and columns("ｗ") == 2
+    # Japanese never opens a line with its comma or full stop: they go with the character before
+    assert not any(line.lstrip().startswith(("\u3001", "\u3002")) for width in range(20, 60) for line in wrap(clue, width, " " * 5))
+    # an indent as wide as the line still ends, a character a line
+    assert wrap("ab", 1, "  ") == ["a", "  b"]
 
 
 def test_markdown_escapes_and_hides_answers(tricky):

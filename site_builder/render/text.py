@@ -57,22 +57,29 @@ def clue_text(p: Placement) -> str:
 TEXT_WIDTH = 80  # columns of a clue line in the text outputs
 
 
+# Characters a terminal gives two columns: Hangul, CJK ideographs, kana and their punctuation, full-width
+# forms, emoji. Fixed ranges rather than unicodedata.east_asian_width, whose answers for characters
+# assigned after Python 3.11's Unicode would change the .txt's bytes from one Python to the next.
+_WIDE = ("\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3"
+         "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U0001f300-\U0001f64f\U0001f680-\U0001f6ff\U0001f900-\U0001faff"
+         "\U00020000-\U0003fffd")
+_IS_WIDE = re.compile(f"[{_WIDE}]")
+# Punctuation that Chinese and Japanese never put at the start of a line: it stays with the character before
+_CLOSING = "\u3001\u3002\uff0c\uff0e\uff01\uff1f\uff09\u300d\u300f\u3015\u3011\u3009\u300b\u30fc\uff1a\uff1b"
+# A run of ASCII spaces (a no-break space is no break), one wide character with any closing punctuation
+# after it (they break between any two), or a word to keep whole
+_PIECES = re.compile(f"[ \t\n]+|[{_WIDE}][{_CLOSING}]*|[^ \t\n{_WIDE}]+")
+
+
 def columns(text: str) -> int:
-    """How many terminal columns `text` takes: two for a wide (CJK) or full-width character, none for
-    a combining mark or a format character (a zero-width joiner), one for the rest."""
+    """How many terminal columns `text` takes: two for a wide character (`_WIDE`), none for a
+    combining mark or a format character (a zero-width joiner), one for the rest."""
     width = 0
     for ch in text:
         if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
             continue
-        width += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        width += 2 if _IS_WIDE.match(ch) else 1
     return width
-
-
-# A word to keep whole (a run of narrow characters), one wide character (Chinese and Japanese break
-# between any two), or a run of spaces
-_PIECES = re.compile(r"\s+|[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
-                     r"\U00020000-\U0003fffd]|[^\s\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f"
-                     r"\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]+")
 
 
 def wrap(text: str, width: int = TEXT_WIDTH, indent: str = "") -> list[str]:
@@ -84,10 +91,11 @@ def wrap(text: str, width: int = TEXT_WIDTH, indent: str = "") -> list[str]:
     """
     lines: list[str] = []
     pieces = _PIECES.findall(text.replace("\t", " "))
-    line = pieces.pop(0) if pieces and pieces[0].isspace() and len(pieces) > 1 else ""  # a leading indent stays
+    gap = lambda piece: piece[0] in " \n"  # noqa: E731  (a run of spaces, tabs made spaces)
+    line = pieces.pop(0) if pieces and gap(pieces[0]) and len(pieces) > 1 else ""  # a leading indent stays
     used, space, fresh = columns(line), "", columns(indent)
     for piece in pieces:
-        if piece.isspace():
+        if gap(piece):
             space = " " * len(piece) if line.strip() else ""  # spaces between words are kept as typed
             continue
         need = columns(piece)
@@ -95,7 +103,7 @@ def wrap(text: str, width: int = TEXT_WIDTH, indent: str = "") -> list[str]:
         if used + len(space) + need > width and need <= width - (fresh if lines else 0) and line.strip():
             lines.append(line)  # the word fits a line of its own: it starts the next one
             line, used, space = indent, fresh, ""
-        while used + len(space) + need > width:  # longer than a whole line: cut to fill this one
+        while piece and used + len(space) + need > width:  # longer than a whole line: cut to fill this one
             room, cut = width - used - len(space), 0
             while cut < len(piece) and columns(piece[: cut + 1]) <= room:
                 cut += 1
