@@ -52,6 +52,7 @@ class PuzzleError(CrosswordError):
         self.line = line
         self.col = col
         self.message = message
+        self.count = 1  # errors this one reports (more than one for the line that counts those not listed)
         super().__init__(self._located(self.location(), message))
 
     def location(self) -> str:

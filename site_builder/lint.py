@@ -48,6 +48,7 @@ class Diagnostic:
     level: str
     message: str
     code: str = ""
+    count: int = 1  # problems it reports: more for the line that counts the errors not listed
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.col or 0, self.level != ERROR, self.message)
@@ -63,7 +64,7 @@ class Diagnostic:
 
 
 def _from_error(e: PuzzleError) -> Diagnostic:
-    return Diagnostic(e.path, e.line, e.col, ERROR, e.message)
+    return Diagnostic(e.path, e.line, e.col, ERROR, e.message, count=e.count)
 
 
 # ------------------------------------------------------------------ words
@@ -357,13 +358,13 @@ def lint_paths(paths: Iterable[str | Path], *, strict: bool = False) -> list[Dia
     for p in paths:
         out.extend(lint_file(p))
     if strict:
-        out = [Diagnostic(d.path, d.line, d.col, ERROR, d.message, d.code) for d in out]
+        out = [Diagnostic(d.path, d.line, d.col, ERROR, d.message, d.code, d.count) for d in out]
     return sorted(out, key=Diagnostic.sort_key)
 
 
 def summary(diagnostics: Sequence[Diagnostic], files: int) -> str:
-    errors = sum(1 for d in diagnostics if d.level == ERROR)
-    warnings = len(diagnostics) - errors
+    errors = sum(d.count for d in diagnostics if d.level == ERROR)
+    warnings = sum(d.count for d in diagnostics if d.level != ERROR)
 
     def n(count: int, word: str) -> str:
         return f"{count} {word}" + ("" if count == 1 else "s")

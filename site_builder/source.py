@@ -41,7 +41,11 @@ def _strategies() -> tuple[str, ...]:
 # ---------------------------------------------------------------- answers
 
 # Letters that do not decompose under NFKD but have a usual ASCII spelling.
-_SPECIAL_FOLDS = {"ß": "SS", "ẞ": "SS", "Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "Đ": "D", "ı": "I"}
+# Latin letters that Unicode does not decompose to a letter and an accent, spelled as their languages spell them
+# in A to Z (the upper case is looked up)
+_SPECIAL_FOLDS = {"ß": "SS", "ẞ": "SS", "Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "Đ": "D", "ı": "I",
+                  "Ħ": "H", "Ŧ": "T", "Ŋ": "NG", "Ə": "E", "Ɛ": "E", "ĸ": "K", "Ƒ": "F", "Ɨ": "I", "Ʉ": "U", "Ƶ": "Z",
+                  "Ŀ": "L", "Ɖ": "D", "Ɔ": "O"}
 _DROPPED = {"'", "’", "‘", "."}
 _BREAKS = {" ": ",", "-": "-", "–": "-", "‐": "-"}
 
@@ -91,11 +95,14 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
             current = 0
         else:
             shown = repr(typed[i]) if typed[i].upper() == ch else f"{typed[i]!r} (read as {ch!r})"
-            if unicodedata.category(ch).startswith("L"):  # a letter, of a script the grid cannot hold
+            if unicodedata.category(ch).startswith("L"):  # a letter the grid cannot hold
                 name = unicodedata.name(typed[i], "").lower()
+                what = f"{shown}{f' ({name})' if name else ''}"
+                if name.startswith("latin"):
+                    raise ValueError(f"character {what} has no A to Z spelling here; spell the answer in the letters A to Z")
                 raise ValueError(
-                    f"character {shown}{f' ({name})' if name else ''} is not a Latin letter; the grid holds A to Z "
-                    "(accented Latin letters fold to them), so spell the answer in Latin letters (the clue may be in any script)"
+                    f"character {what} is not a Latin letter; the grid holds A to Z (accented Latin letters fold to "
+                    "them), so spell the answer in Latin letters (the clue may be in any script)"
                 )
             raise ValueError(
                 f"character {shown} cannot be in an answer (use letters; spaces, hyphens, apostrophes and full stops are allowed)"
@@ -612,12 +619,14 @@ def parse_source(
 
     def result(entries: list[Entry]) -> ParsedSource:
         shown_errors = errors
-        if len(errors) > MAX_ERRORS:  # a file that is no puzzle (a README linted by mistake) gives a page, not 400 lines
-            rest = errors[MAX_ERRORS:]
+        if len(errors) > MAX_ERRORS + 1:  # a file that is no puzzle (a README linted by mistake) gives a page, not 400 lines
+            in_order = sorted(errors, key=lambda e: e.line or 0)
+            rest = in_order[MAX_ERRORS:]
             hint = "" if has_front else "; is it a puzzle file? it has no front matter"
-            shown_errors = errors[:MAX_ERRORS] + [PuzzleError(
-                shown, rest[0].line, f"{len(rest)} more errors after these (up to line {max(e.line or 0 for e in rest)}); "
-                f"fix these first{hint}")]
+            more = PuzzleError(shown, rest[0].line, f"{len(rest)} more errors after these (up to line {rest[-1].line}); "
+                               f"fix these first{hint}")
+            more.count = len(rest)  # the errors it stands for (lint's total counts them)
+            shown_errors = in_order[:MAX_ERRORS] + [more]
         return ParsedSource(tuple(lines), meta_values, tuple(entries), tuple(shown_errors), has_front)
 
     if first is None:

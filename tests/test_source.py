@@ -98,9 +98,30 @@ def test_a_file_that_is_no_puzzle_gets_a_page_of_errors_not_one_per_line():
     last = errors[-1]
     assert last.line == errors[-2].line + 1 and "281 more errors after these (up to line 302)" in last.message
     assert "is it a puzzle file? it has no front matter" in last.message
-    # a puzzle with a few bad lines still gets every one of them
-    few = HEAD + "".join(f"BAD{i} | x\n" for i in range(MAX_ERRORS))
-    assert len(parse_source(few, path="p.txt").errors) == MAX_ERRORS
+    assert last.count == 281 and sum(e.count for e in errors) == 301  # lint's total counts them all
+    # a puzzle with one bad line past the limit gets every one of them: a line saying '1 more' would hide nothing
+    few = HEAD + "".join(f"BAD{i} | x\n" for i in range(MAX_ERRORS + 1))
+    assert len(parse_source(few, path="p.txt").errors) == MAX_ERRORS + 1
+    # the errors kept are the first by line, whatever order they were found in
+    lacking = "---\ndate: 2026-01-02\n---\n" + "".join(f"BAD{i} | x\n" for i in range(30))
+    errors = parse_source(lacking, path="p.txt").errors
+    assert "lacks 'title'" in errors[0].message and "(up to line 33)" in errors[-1].message
+
+
+def test_lint_counts_the_errors_it_does_not_list(tmp_path):
+    from site_builder.lint import lint_paths, summary
+
+    f = tmp_path / "notes.txt"
+    f.write_text("".join(f"prose {i}\n" for i in range(100)), encoding="utf-8")
+    diagnostics = lint_paths([f])
+    assert len(diagnostics) == 21 and summary(diagnostics, 1) == "101 errors, 0 warnings in 1 file"
+
+
+def test_latin_letters_without_an_accent_to_drop_fold_as_their_languages_spell_them():
+    assert normalise_answer("\u0126amrun").letters == "HAMRUN"  # Maltese
+    assert normalise_answer("\u014aaa").letters == "NGAA" and normalise_answer("\u018flas").letters == "ELAS"
+    with pytest.raises(ValueError, match=r"'\u01f7' \(latin capital letter wynn\) has no A to Z spelling"):
+        normalise_answer("\u01f7YN")
 
 
 @pytest.mark.parametrize(
