@@ -205,11 +205,15 @@ def test_progress_of_an_older_version_of_the_puzzle_is_removed_and_the_solver_to
     key = p.page.evaluate("JSON.parse(document.getElementById('puzzle-data').textContent).storageKey")
     old = key.rsplit(":", 1)[0] + ":0123456789ab"
     others = ["crossword-press:kitchen-herbs-2:0123456789ab", "crossword-press:allotment:0123456789ab", "another-app:kitchen-herbs"]
-    put = """([keys, letters]) => keys.forEach(k => localStorage.setItem(k, JSON.stringify({v: 1, letters,
-        revealed: '', wrong: '', elapsed: 5000, solved: false, cursor: null})))"""
+    put = """([keys, letters, page]) => keys.forEach(k => localStorage.setItem(k, JSON.stringify({v: 1, letters,
+        revealed: '', wrong: '', elapsed: 5000, solved: false, cursor: null, page: page || location.pathname})))"""
+    # another site's puzzle of the same name (file:// pages share one storage): not this page's to remove
+    elsewhere = key.rsplit(":", 1)[0] + ":fedcba987654"
+    p.page.evaluate(put, [[elsewhere], "THYME", "/another/site/kitchen-herbs/index.html"])
+    others.append(elsewhere)
     keys = "() => Object.keys(localStorage).sort()"
     notice = "This puzzle was changed since you last played it, so your letters were cleared."
-    p.page.evaluate(put, [[old] + others, "BASIL"])
+    p.page.evaluate(put, [[old] + others[:3], "BASIL"])
     p.page.reload()
     assert p.page.inner_text(".status") == notice
     assert p.page.evaluate(keys) == sorted(others)  # other puzzles' progress is never touched
@@ -671,11 +675,14 @@ def test_escape_leaves_the_grid_for_the_current_clue_and_still_closes_a_menu(ope
     p.page.focus("#grid-input")
     p.page.keyboard.press("Tab")
     clue = p.active_clue()
+    p.page.keyboard.press("Home")
+    p.page.keyboard.press("ArrowRight" if "across" in clue else "ArrowDown")  # not the clue's first empty square
+    square = p.current()
     p.page.keyboard.press("Escape")
     assert p.page.evaluate("document.activeElement.className") == "clue-button"
     assert p.page.evaluate("document.activeElement.closest('li').id") == clue
-    p.page.keyboard.press("Enter")  # and back
-    assert p.focused() == "grid-input" and p.active_clue() == clue
+    p.page.keyboard.press("Enter")  # and back, to the square it left
+    assert p.focused() == "grid-input" and p.active_clue() == clue and p.current() == square
     assert "Escape leaves the grid" in p.page.inner_text(".hint")
     # in an open menu Escape closes the menu, as before
     p.page.focus("summary:has-text('Check')")
@@ -776,6 +783,24 @@ def test_every_move_is_announced_once_with_the_clue_when_the_answer_changes(open
     if p.active_clue() != f"clue-{other.direction.value}-{other.number}":
         p.page.click(f"#{cell_id(other.cells()[-1])}")
     assert p.page.text_content("#announce") == expected(True)
+
+
+def test_the_solved_news_is_not_talked_over_by_the_rest_of_the_input_that_solved(open_page):
+    p = open_page()
+    *rest, last = p.layout.placements
+    dispatch_words(p, rest)
+    p.page.click(f"#clue-{last.direction.value}-{last.number}")
+    p.page.keyboard.press("Home")
+    for i, ch in enumerate(last.answer[:-1]):
+        if not p.letter(*last.cells()[i]):
+            p.page.keyboard.type(ch)
+        else:
+            p.page.keyboard.press("ArrowRight" if last.direction.value == "across" else "ArrowDown")
+    p.page.keyboard.insert_text(last.answer[-1] + "QQ")  # a paste or a phone's keyboard: the last letter, and on
+    assert p.page.is_visible(".solved")
+    assert p.page.text_content("#announce").startswith("Solved!")
+    p.page.keyboard.press("Home")  # the next keystroke is news again
+    assert p.page.text_content("#announce").startswith("Letter 1 of")
 
 
 @pytest.mark.parametrize("width", [320, 390])

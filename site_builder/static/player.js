@@ -206,7 +206,8 @@
       elapsed: timeNow(),
       solved: solved,
       gaveUp: solved && gaveUp,
-      cursor: cur ? [cur.r, cur.c, dir] : null
+      cursor: cur ? [cur.r, cur.c, dir] : null,
+      page: location.pathname  // whose save: another site's puzzle of the same name shares file://'s storage
     };
     var text = JSON.stringify(state);
     try {
@@ -241,17 +242,22 @@
 
   // A puzzle rebuilt with an answer changed or moved gets a new key (render/html.py puzzle_data), and what
   // was saved under the old one does not fit its grid. Once this version has no save of its own, the saves
-  // of this puzzle's other versions are removed (other puzzles' never): says whether any held letters.
+  // of this page's other versions are removed: a key of this slug, saved by this very page (every site
+  // opened from file:// shares one storage, and another site may have a puzzle of this name). Says
+  // whether any held letters.
   function forgetOtherVersions() {
     var store = storage();
-    var prefix = 'crossword-press:' + data.slug + ':';
+    var prefix = data.storageKey.slice(0, data.storageKey.lastIndexOf(':') + 1);
     var lost = false;
     try {
       var keys = [];
       for (var i = 0; store && i < store.length; i++) keys.push(store.key(i));
       keys.forEach(function (key) {
         if (key === data.storageKey || key.indexOf(prefix) !== 0 || !/^[0-9a-f]+$/.test(key.slice(prefix.length))) return;
-        try { lost = lost || /[A-Z]/.test(JSON.parse(store.getItem(key)).letters); } catch (err) { /* not a save */ }
+        var old = null;
+        try { old = JSON.parse(store.getItem(key)); } catch (err) { /* not a save */ }
+        if (!old || old.page !== location.pathname) return;
+        lost = lost || /[A-Z]/.test(old.letters);
         store.removeItem(key);
       });
     } catch (err) { /* storage refused: nothing to tidy */ }
@@ -437,6 +443,7 @@
 
   var lastAnnounced = null; // the answer the solver last heard named, by the announcer or the field's name
   var announceDue = false;
+  var newsHeld = false; // 'Solved!' was just said: the rest of that keystroke or paste says nothing over it
   function select(cell, wantDir) {
     if (!cell) return;
     var d = wantDir || dir;
@@ -453,7 +460,7 @@
   // after the clue when the answer is new. Said once the keystroke or click has done all it does (typed a
   // letter and moved on, pasted a word), so once a move, and of the letters as they are then.
   function announceMove() {
-    if (announceDue) return;
+    if (announceDue || newsHeld) return;
     announceDue = true;
     queueMicrotask(function () {
       if (!announceDue) return;  // solving had the last word
@@ -604,6 +611,7 @@
       // screen-reader-only announcer (always there) says it
       say('');
       announceDue = false;
+      newsHeld = true;
       announceEl.textContent = headline + (detail ? ' ' + detail : '');
       // keep the news in sight below a grid taller than the window
       solvedEl.classList.add('pinned');
@@ -675,8 +683,9 @@
     var open = menus.filter(function (m) { return m.open; });
     if (open.length) { open.forEach(function (m) { m.open = false; }); return; }
     var button = currentEntry() && currentEntry().li.querySelector('.clue-button');
-    if (button) button.focus();
+    if (button) { leftAt = cur; button.focus(); }
   }
+  var leftAt = null; // the square Escape left the grid from: its clue's button brings the keyboard back there
 
   function wordEnd(last) {
     var entry = currentEntry();
@@ -831,7 +840,17 @@
     button.setAttribute('aria-controls', 'grid');
     while (li.firstChild) button.appendChild(li.firstChild);
     li.appendChild(button);
-    li.addEventListener('click', function () { if (!userPaused) selectEntry(entry, true); });
+    li.addEventListener('click', function () {
+      if (userPaused) return;
+      var back = leftAt && entry === currentEntry() && entry.cells.indexOf(leftAt) >= 0 ? leftAt : null;
+      leftAt = null;
+      if (back) { select(back, entry.dir); focusGrid(); } else selectEntry(entry, true);
+    });
+  });
+
+  // the solver's next keystroke, tap or input is news again (listening first, before the grid acts on it)
+  ['keydown', 'pointerdown', 'beforeinput'].forEach(function (type) {
+    player.addEventListener(type, function () { newsHeld = false; }, true);
   });
 
   var skip = document.querySelector('.skip-link');
