@@ -1,4 +1,4 @@
-"""Checks shared by the engine tests: the runs-equal-answers invariant."""
+"""Checks and inputs shared by the tests: the runs-equal-answers invariant, a right-to-left puzzle."""
 
 from __future__ import annotations
 
@@ -50,3 +50,17 @@ def assert_valid(layout: Layout, *, connected: bool = True) -> None:
                     seen.add(j)
                     stack.append(j)
         assert len(seen) == len(layout.placements), "grid is not connected"
+
+
+# Clues in Hebrew and Arabic beside Latin ones: where bidi would carry an enumeration to the clue's left
+RTL = """---
+title: Capitals
+date: 2026-01-01
+---
+JERUSALEM | \u05d9\u05e8\u05d5\u05e9\u05dc\u05d9\u05dd
+CAIRO | \u0627\u0644\u0642\u0627\u0647\u0631\u0629 \u0639\u0627\u0635\u0645\u0629
+ROME | Eternal city
+PARIS | City of light
+OSLO | Norwegian capital
+LIMA | Peruvian capital
+"""

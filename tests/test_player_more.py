@@ -14,6 +14,7 @@ import pytest
 from site_builder.site import static_files
 from site_builder.source import load_puzzle, read_puzzle
 from tests.test_player import CHROMIUM, ROOT, SMALL, Page, _build, cell_id, dispatch_words
+from tests.helpers import RTL
 from tests.test_player import browser, open_page  # noqa: F401  (fixtures: Chromium, and pages of this module's `site`)
 
 pytestmark = pytest.mark.skipif(
@@ -1145,17 +1146,6 @@ def test_a_phones_archive_keeps_many_tags_and_years_to_a_row_each(browser, tmp_p
     assert first < 400 and width <= 390, (first, width)  # the first puzzle on the first screen
 
 
-RTL = """---
-title: Capitals
-date: 2026-01-01
----
-JERUSALEM | \u05d9\u05e8\u05d5\u05e9\u05dc\u05d9\u05dd
-CAIRO | \u0627\u0644\u0642\u0627\u0647\u0631\u0629 \u0639\u0627\u0635\u0645\u0629
-ROME | Eternal city
-PARIS | City of light
-OSLO | Norwegian capital
-LIMA | Peruvian capital
-"""
 
 
 # [right edge of the right-to-left letters, left edge of the final '(n)'] in an element

@@ -458,9 +458,9 @@ def test_a_right_to_left_clue_keeps_its_enumeration_after_it():
     from site_builder.layout import layout_puzzle, params_for
     from site_builder.source import load_puzzle
 
-    puzzle = load_puzzle("---\ntitle: Capitals\ndate: 2026-01-01\n---\nJERUSALEM | \u05d9\u05e8\u05d5\u05e9\u05dc\u05d9\u05dd\n"
-                         "CAIRO | \u0627\u0644\u0642\u0627\u0647\u0631\u0629 \u0639\u0627\u0635\u0645\u0629\nROME | Eternal city\n"
-                         "PARIS | City of light\nOSLO | Norwegian capital\nLIMA | Peruvian capital\n", slug="capitals")
+    from tests.helpers import RTL
+
+    puzzle = load_puzzle(RTL, slug="capitals")
     layout = layout_puzzle(puzzle, params_for(puzzle, seed=0))
     assert not layout.unplaced
     words = _word_boxes(render_pdf(puzzle, layout))[0]

@@ -131,7 +131,6 @@ def _clue_model(p: Placement) -> dict:
         "id": _clue_id(p),
         "number": p.number,
         "dir": p.direction.value,
-        "text": clue_text(p),
         "clue": clue_only(p),
         "enumeration": p.entry.enumeration,
         "fill": p.entry.fill,

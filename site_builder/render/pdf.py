@@ -432,7 +432,7 @@ def _groups(items: list[Item], indexes, continued: bool = False) -> list[dict]:
         if not runs:
             runs.append({"heading": it.heading if continued else "", "list": it.heading, "continued": continued,
                          "clues": []})
-        runs[-1]["clues"].append({"number": it.number, "text": it.text, "clue": it.clue, "enumeration": it.enumeration})
+        runs[-1]["clues"].append({"number": it.number, "clue": it.clue, "enumeration": it.enumeration})
     return runs
 
 
