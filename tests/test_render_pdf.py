@@ -9,9 +9,9 @@ import os
 import re
 import shutil
 import subprocess
-import unicodedata
 import sys
 import time
+import unicodedata
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -20,6 +20,7 @@ from site_builder.bench import generated_entries
 from site_builder.layout import layout_entries
 from site_builder.layout.result import number_placements
 from site_builder.model import Direction, Entry, Layout, LayoutParams, Placement, Puzzle, PuzzleMeta
+from site_builder.render import pdf as pdf_module
 from site_builder.render.pdf import MIN_CELL, Item, clue_items, fill, item_heights, plan_page, render_pdf
 from site_builder.render.text import clue_text
 from tests.conftest import ROOT
@@ -383,15 +384,16 @@ def test_when_page_one_cannot_hold_its_columns_the_clues_move_to_page_two(tp, mo
 
 
 @needs_poppler
-def test_the_running_heading_names_the_list_a_page_opens_in_and_never_heads_the_notes(tp):
-    """A page that opens mid-Across says so even when Down starts lower on it; notes pages get no heading."""
+def test_the_running_heading_names_the_list_a_page_opens_in_and_never_heads_the_notes(tp, monkeypatch):
+    """A page that opens mid-Across says so even when Down starts lower on it; notes pages get no heading.
+    (Pages as the plan first flows them: `_tidy`'s smaller type would move the case this shows.)"""
     puzzle, layout = tp
     essay = " ".join(["A long clue that says a great deal more than a clue should, to fill the columns fast."] * 4)
     placements = tuple(dataclasses.replace(p, entry=dataclasses.replace(p.entry, clue=f"{p.number} {essay}"))
                        for p in layout.placements)
     notes = "\n\n".join(["A note paragraph about how the puzzle was made, long enough to fill a page. " * 12] * 8)
     meta = dataclasses.replace(puzzle.meta, notes=notes)
-    pdf = render_pdf(dataclasses.replace(puzzle, meta=meta), dataclasses.replace(layout, placements=placements))
+    pdf = _without_tidy(monkeypatch, dataclasses.replace(puzzle, meta=meta), dataclasses.replace(layout, placements=placements))
     pages = [pdf_text(pdf, first=i, last=i) for i in range(1, int(pdf_info(pdf)["Pages"]) + 1)]
     running = re.compile(r"^(ACROSS|DOWN) \(CONTINUED\)$", re.M)
     heading = re.compile(r"^(ACROSS|DOWN)( \(continued\))?$", re.M)
@@ -471,3 +473,48 @@ def test_a_right_to_left_clue_keeps_its_enumeration_after_it():
         assert pairs, f"no right-to-left clue beside {enum}"
         _, e, w = min(pairs)
         assert e[0] > w[2], f"{enum} printed left of its clue {w[4]!r}"
+
+
+def _long_clued(count: int, length: int, size: int) -> tuple[Puzzle, object]:
+    """A generated list, every clue `length` characters, laid out by the builder's seed 0 (fast, fixed)."""
+    fill = " and then some more words that go on to tell the solver about the answer in detail"
+    clues = [(f"Clue {i}, about this answer" + fill * (length // len(fill) + 1))[:length].rstrip() + "." for i in range(count)]
+    entries = tuple(dataclasses.replace(e, clue=c) for e, c in zip(generated_entries(count), clues))
+    puzzle = Puzzle("long", PuzzleMeta("Long Clues", dt.date(2026, 1, 1)), entries)
+    return puzzle, layout_entries(entries, LayoutParams(size=size, seed=0, strategy="freeform"))
+
+
+def _without_tidy(monkeypatch, puzzle, layout) -> bytes:
+    with monkeypatch.context() as m:
+        m.setattr(pdf_module, "_tidy", lambda doc, render, plan: doc)
+        return render_pdf(puzzle, layout)
+
+
+def _page_texts(pdf: bytes) -> list[str]:
+    return [pdf_text(pdf, n, n) for n in range(1, int(pdf_info(pdf)["Pages"]) + 1)]
+
+
+@needs_poppler
+def test_a_last_page_of_a_few_continued_clues_is_folded_back(monkeypatch):
+    """The clues continuing after page one overflowed their page by a few lines onto a sheet of their own;
+    they are set half a point smaller instead, and every clue is still printed."""
+    puzzle, layout = _long_clued(45, 150, 23)
+    before = _page_texts(_without_tidy(monkeypatch, puzzle, layout))
+    after = _page_texts(render_pdf(puzzle, layout))
+    key = next(i for i, t in enumerate(before) if t.startswith("Solution"))
+    assert key == 3 and len(flat(before[2]).split(". ")) <= 5, "the input no longer overflows: pick another"
+    assert len(after) == len(before) - 1 and after[2].startswith("Solution")
+    text = flat(" ".join(after[:2]))
+    for p in layout.placements:
+        assert flat(f"{p.number} {clue_text(p)}") in text, p.number
+
+
+@needs_poppler
+def test_an_answer_key_a_few_lines_too_long_takes_a_smaller_grid_not_another_sheet(monkeypatch):
+    puzzle, layout = _long_clued(100, 12, 40)
+    before = _page_texts(_without_tidy(monkeypatch, puzzle, layout))
+    after = _page_texts(render_pdf(puzzle, layout))
+    assert before[-1].count("\n") < 10 and "Solution" not in before[-1], "the key no longer spills: pick another"
+    assert len(after) == len(before) - 1 and "Solution" in after[-1]
+    for p in layout.placements:
+        assert f"{p.number} {p.entry.display}" in flat(after[-1]), p.number

@@ -200,8 +200,8 @@ def key_columns(layout: Layout) -> int:
     return max(1, min(KEY_COLUMNS, -(-lines // KEY_LINES)))
 
 
-def key_cell(puzzle: Puzzle, layout: Layout, paper: Paper) -> float:
-    room = (paper.content_height - 40) * KEY_GRID_SHARE
+def key_cell(puzzle: Puzzle, layout: Layout, paper: Paper, share: float = KEY_GRID_SHARE) -> float:
+    room = (paper.content_height - 40) * share
     return _fit_cell(layout, paper.content_width, room, KEY_MAX_CELL)
 
 
@@ -422,7 +422,8 @@ def plan_page(puzzle: Puzzle, layout: Layout, paper: Paper | None = None, give: 
 
 
 def _groups(items: list[Item], indexes, continued: bool = False) -> list[dict]:
-    """Items as the template's runs: [{heading, clues: [...]}]; a run that starts mid-group says so."""
+    """Items as the template's runs: [{heading, clues: [...]}]; a run that starts mid-group says so. The
+    clues continuing after page one (`continued`) carry anchors, `more-N`, to find the pages they land on."""
     runs: list[dict] = []
     for n in indexes:
         it = items[n]
@@ -432,19 +433,23 @@ def _groups(items: list[Item], indexes, continued: bool = False) -> list[dict]:
         if not runs:
             runs.append({"heading": it.heading if continued else "", "list": it.heading, "continued": continued,
                          "clues": []})
-        runs[-1]["clues"].append({"number": it.number, "clue": it.clue, "enumeration": it.enumeration})
+        runs[-1]["clues"].append({"number": it.number, "clue": it.clue, "enumeration": it.enumeration,
+                                  "anchor": f"more-{n}" if continued else ""})
     return runs
 
 
-def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None, paper: Paper | None = None) -> str:
-    """The HTML WeasyPrint lays out (useful for inspection)."""
+def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None, paper: Paper | None = None,
+             more_size: float | None = None, key_share: float = KEY_GRID_SHARE) -> str:
+    """The HTML WeasyPrint lays out (useful for inspection). `more_size` sets the clues continuing after
+    page one smaller than page one's, `key_share` the answer key's grid (see `_tidy`)."""
     eng = _engine()
     paper = paper or sheet_for(puzzle, layout)
     plan = plan or plan_page(puzzle, layout, paper)
     items = clue_items(layout)
     m = puzzle.meta
     answers = [
-        {"heading": heading, "clues": [{"number": p.number, "answer": p.entry.display} for p in group]}
+        {"heading": heading, "clues": [{"number": p.number, "answer": p.entry.display, "anchor": f"key-{heading[0]}{p.number}"}
+                                       for p in group]}
         for heading, group in (("Across", layout.across), ("Down", layout.down))
         if group
     ]
@@ -454,15 +459,15 @@ def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None, paper: Pa
         for n, c in enumerate(plan.page_one)
     ]
     grid = standalone_grid_svg(layout, plan.cell, snap=False, unit="pt")
-    key = standalone_grid_svg(layout, key_cell(puzzle, layout, paper), solution=True, numbers=False, snap=False,
-                              unit="pt")
+    key = standalone_grid_svg(layout, key_cell(puzzle, layout, paper, key_share), solution=True, numbers=False,
+                              snap=False, unit="pt")
     numbers = number_width(items, plan.size)
     indent = numbers + NUMBER_SPACE * plan.size
     clue_css = (  # numbers only, no quotes: safe inside <style>
         f".clues {{ font-size: {_pt(plan.size)}; }} "
         f".clues li {{ padding-left: {_pt(indent)}; }} "
         f".clues .num {{ width: {_pt(numbers)}; }} "
-        f".more {{ columns: {plan.columns}; }} "
+        f".more {{ columns: {plan.columns};{f' font-size: {_pt(more_size)};' if more_size else ''} }} "
         f".answers {{ columns: {key_columns(layout)}; }}"
     )
     return eng.template.render(
@@ -533,7 +538,51 @@ def render_pdf(puzzle: Puzzle, layout: Layout) -> bytes:
             if not _overflows(doc, plan, paper):
                 break
             give += RETRY_STEP
+        doc = _tidy(doc, lambda **kw: eng.weasyprint.HTML(
+            string=pdf_html(puzzle, layout, plan, paper, **kw), base_url=str(STATIC) + "/",
+        ).render(stylesheets=stylesheets, font_config=eng.font_config), plan)
         return doc.write_pdf(pdf_identifier=True)
+
+
+# A last page holding no more than this share of the clues continuing after page one (or of the answer
+# key's answers), and at most the count beside it, is a sheet spent on a few lines: `_tidy` folds it back.
+STRAY_CLUES = (0.15, 8)
+STRAY_ANSWERS = (0.3, 40)
+MORE_SIZES = (0.5, 1.0)  # points off the continued clues' size to try, down to the smallest clue size
+KEY_SHARES = (0.42, 0.3)  # smaller answer-key grids to try
+
+
+def _spread(doc, prefix: str) -> list[int]:
+    """How many of the anchors named `prefix`... each page holds, for the pages that hold any."""
+    counts = [sum(1 for a in page.anchors if a.startswith(prefix)) for page in doc.pages]
+    return [c for c in counts if c]
+
+
+def _stray(spread: list[int], limits: tuple[float, int]) -> bool:
+    share, most = limits
+    return len(spread) > 1 and spread[-1] <= min(most, share * sum(spread))
+
+
+def _tidy(doc, render, plan: Plan):
+    """`doc` without a last page of a few continued clues or a few answers, when setting the continued clues
+    half a point or a point smaller (never below the smallest clue size), or the key's grid smaller, takes
+    them back onto the page before. `render(more_size=..., key_share=...)` lays the document out again."""
+    kw: dict = {}
+    if _stray(_spread(doc, "more-"), STRAY_CLUES):
+        for off in MORE_SIZES:
+            if plan.size - off < CLUE_SIZES[-1][0]:
+                break
+            trial = render(more_size=plan.size - off)
+            if len(trial.pages) < len(doc.pages):
+                doc, kw = trial, {"more_size": plan.size - off}
+                break
+    if _stray(_spread(doc, "key-"), STRAY_ANSWERS):
+        for share in KEY_SHARES:
+            trial = render(key_share=share, **kw)
+            if len(trial.pages) < len(doc.pages):
+                doc = trial
+                break
+    return doc
 
 
 def grid_only(plan: Plan, layout: Layout, paper: Paper) -> Plan:
