@@ -111,7 +111,9 @@ def test_invisible_characters_draw_no_box_in_the_pictures():
     entries = (Entry("CHILE", clue, line=1), Entry("LIME", "Citrus", line=2))
     layout = layout_entries(entries, LayoutParams(seeds=2))
     svg = render_svg(Puzzle("pep", PuzzleMeta("Pep\ufe0f", dt.date(2026, 1, 1)), entries), layout)
-    assert not any(ch in svg for ch in "\ufe0f\u00ad\u200b\u200d")
+    drawn = "".join(t.text or "" for t in ET.fromstring(svg).iterfind(".//s:text", NS))
+    assert drawn and not any(ch in drawn for ch in "\ufe0f\u00ad\u200b\u200d")
+    assert ET.fromstring(svg).find("s:title", NS).text == "Pep\ufe0f"  # the title, which is not drawn, keeps it
     assert "Hot pepper \U0001f336, softhyphen, zerowidth, family \U0001f468\U0001f469 (5)" in " ".join(
         t for texts in clue_texts(ET.fromstring(svg)).values() for t in texts)
     serif = metrics("serif")

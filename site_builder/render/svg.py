@@ -86,10 +86,15 @@ _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]
 
 
 def xml_text(s: str) -> str:
-    """Escape for XML text or a double-quoted attribute; drop characters XML 1.0 cannot hold, and the
-    invisible ones cairo would draw as a box (`fonts.unseen`: an emoji's variation selector)."""
-    s = unseen(_XML_ILLEGAL.sub("", s))
+    """Escape for XML text or a double-quoted attribute; drop characters XML 1.0 cannot hold."""
+    s = _XML_ILLEGAL.sub("", s)
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def drawn(s: str) -> str:
+    """`xml_text` for a <text> cairo draws: without the invisible characters it would draw as a box
+    (`fonts.unseen`: an emoji's variation selector, a joiner). The <title> keeps them: it is not drawn."""
+    return xml_text(unseen(s))
 
 
 def fmt(x: float) -> str:
@@ -157,7 +162,7 @@ def grid_svg(
         for (r, c), ch in sorted(layout.cells.items()):
             x = x0 + (c + 0.5) * cell
             y = y0 + (r + centre) * cell + cap / 2
-            out.append(f'<text x="{fmt(x)}" y="{fmt(y)}">{xml_text(ch)}</text>')
+            out.append(f'<text x="{fmt(x)}" y="{fmt(y)}">{drawn(ch)}</text>')
         out.append("</g>")
     out.append("</g>")
     return "\n".join(out)
@@ -309,13 +314,13 @@ def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str
     body.append(f'<g class="title" font-family="{SERIF}" font-weight="bold" font-size="{TITLE_SIZE}" fill="{INK}">')
     for line in title_lines:
         y += TITLE_SIZE * 1.05
-        body.append(f'<text x="{MARGIN}" y="{fmt(y)}">{xml_text(line)}</text>')
+        body.append(f'<text x="{MARGIN}" y="{fmt(y)}">{drawn(line)}</text>')
     body.append("</g>")
     y += 8
     body.append(f'<g class="byline" font-family="{SANS}" font-size="{BYLINE_SIZE}" fill="#444444">')
     for line in wrap(byline(puzzle), "sans", BYLINE_SIZE, content):
         y += BYLINE_SIZE * 1.3
-        body.append(f'<text x="{MARGIN}" y="{fmt(y)}">{xml_text(line)}</text>')
+        body.append(f'<text x="{MARGIN}" y="{fmt(y)}">{drawn(line)}</text>')
     body.append("</g>")
     y += 12
     body.append(f'<rect x="{MARGIN}" y="{fmt(y)}" width="{content}" height="1.5" fill="{INK}"/>')
@@ -359,7 +364,7 @@ def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str
                 ly = cy + CLUE_SIZE + j * CLUE_LEADING
                 body.append(
                     f'<text class="line" x="{fmt(cx + TEXT_INDENT)}" y="{fmt(ly)}" font-family="{SERIF}" '
-                    f'font-size="{CLUE_SIZE}">{xml_text(line)}</text>'
+                    f'font-size="{CLUE_SIZE}">{drawn(line)}</text>'
                 )
             body.append("</g>")
             cy += b.height
