@@ -290,6 +290,20 @@ def _state_path(cache: Path, slug: str) -> Path:
     return cache / "state" / f"{slug}.key"
 
 
+def _state(key: str, target: Path, slug: str) -> str | None:
+    """What a puzzle's build record holds: its source key, and the size and time of each output as the
+    build left it. A file edited, restored by git or deleted since no longer matches, so the next build
+    writes the puzzle again (None: an output is missing)."""
+    stamps = []
+    for name in output_names(slug):
+        try:
+            st = (target / name).stat()
+        except OSError:
+            return None
+        stamps.append(f"{name} {st.st_size} {st.st_mtime_ns}")
+    return "\n".join([key, *stamps]) + "\n"
+
+
 def _source_key(path: Path, code: str, config: SiteConfig) -> str:
     h = hashlib.sha256()
     h.update(code.encode())
@@ -401,12 +415,7 @@ def build_site(
                 continue
         state_file = _state_path(state, slug)
         target = out / slug
-        fresh = (
-            not force
-            and state_file.exists()
-            and state_file.read_text() == key
-            and all((target / n).exists() for n in output_names(slug))
-        )
+        fresh = not force and state_file.exists() and state_file.read_text() == _state(key, target, slug)
         if fresh:
             try:
                 layout, _ = cached_layout(puzzle, cache, engine)
@@ -503,7 +512,7 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
         infos[slug] = PuzzleInfo(puzzle, layout)
         result.built.append(slug)
         if not quick:
-            write_atomic(_state_path(state, slug), keys[path])
+            write_atomic(_state_path(state, slug), _state(keys[path], out / slug, slug) or "")
         hint = fill_clue_hint(puzzle, layout)
         if hint:
             result.needs_clues[slug] = hint

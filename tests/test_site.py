@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -330,3 +331,22 @@ def test_a_puzzle_file_that_is_a_pipe_is_refused_not_read_forever(tmp_path):
     r = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(root), "--jobs", "1"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "pipe.txt" in r.stderr and "not a regular file" in r.stderr, r.stderr
+
+
+def test_a_build_writes_again_an_output_edited_restored_or_deleted_since(tmp_path):
+    """`make site` after `git checkout public/`, a hand edit or a deleted file: the outputs the build left
+    are part of what it checks, so it writes that puzzle again (it used to say 'up to date')."""
+    root = make_repo(tmp_path, a=small("Alpha"), b=small("Beta"))
+    quiet = {"report": lambda line: None}
+    assert build_site(root, **quiet).ok
+    xd = root / "public" / "a" / "a.xd"
+    good = xd.read_bytes()
+    again = build_site(root, **quiet)
+    assert again.built == [] and sorted(again.unchanged) == ["a", "b"]
+    xd.write_bytes(good + b"hand edit\n")
+    result = build_site(root, **quiet)
+    assert result.built == ["a"] and xd.read_bytes() == good  # and b, untouched, is not built again
+    xd.unlink()
+    assert build_site(root, **quiet).built == ["a"] and xd.read_bytes() == good
+    os.utime(xd, ns=(1, 1))  # the same bytes with another date, as a checkout leaves them
+    assert build_site(root, **quiet).built == ["a"] and build_site(root, **quiet).built == []
