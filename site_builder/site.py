@@ -438,11 +438,20 @@ def build_site(
         try:
             _collect(pool.imap(_build_one, work), out, state, keys, infos, result, report, quick)
             pool.close()
-        except BaseException:
-            pool.terminate()  # a Ctrl-C or a failure: the workers stop now, without tracebacks of their own
-            raise
-        finally:
             pool.join()
+        except BaseException:
+            # a Ctrl-C or a failure: the workers stop now, without tracebacks of their own. A second Ctrl-C
+            # landing inside terminate() left the pool half stopped and join() waiting for good (5 runs in
+            # 31 of a double SIGINT): stop signals wait until the workers are gone, then stop us as before
+            import signal
+
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+            try:
+                pool.terminate()
+                pool.join()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            raise
     else:
         _collect(map(_build_one, work), out, state, keys, infos, result, report, quick)
 
