@@ -183,7 +183,11 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if args.files:
         files = expand_paths(args.files)
     else:
+        from .source import unread_sources
+
         files = puzzle_sources(Path("puzzles"))
+        for note in unread_sources(Path("puzzles")):
+            print(f"note: {note}", file=sys.stderr)
         if not files:
             print("error: no puzzles/*.txt here; run from the project directory or name the files to lint", file=sys.stderr)
             return 2
@@ -214,6 +218,10 @@ def cmd_build(args: argparse.Namespace) -> int:
         raise OutputError(out, reason="it is a file, not a folder")
     result = build_site(root, out, jobs=args.jobs, force=args.force)
     _report_failures(result.failed)
+    from .source import unread_sources
+
+    for note in unread_sources(root / "puzzles"):
+        print(f"note: {note}", file=sys.stderr)
     if len(result.left_out) > 1 or (result.left_out and len(result.built) > 8):
         # said on each puzzle's line too; after a long build, the list in one place
         names = sorted(result.left_out)

@@ -481,6 +481,33 @@ def puzzle_sources(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.txt") if not p.name.startswith("."))
 
 
+def unread_sources(folder: Path) -> list[str]:
+    """What in a puzzles folder looks like a puzzle but is never read, each with why: a name ending in
+    '.TXT' or '.Txt', a file with no extension that opens with front matter, a subfolder holding .txt
+    files. (Other files, a README.md say, are an author's own business.)"""
+    out = []
+    try:
+        children = sorted(folder.iterdir())
+    except OSError:
+        return out
+    for p in children:
+        if p.name.startswith("."):
+            continue
+        try:
+            if p.is_dir():
+                if any(q.suffix.lower() == ".txt" for q in p.iterdir()):
+                    out.append(f"{p}/: a subfolder's files are not read; move its puzzles up into {folder}/")
+            elif p.suffix.lower() == ".txt" and p.suffix != ".txt":
+                out.append(f"{p}: not read: puzzle files end in '.txt', lowercase; rename it {p.stem.lower()}.txt")
+            elif not p.suffix and p.is_file():
+                with open(p, "rb") as fh:
+                    if fh.read(4).lstrip(b"\xef\xbb\xbf").startswith(b"---"):
+                        out.append(f"{p}: not read: puzzle files end in '.txt'; rename it {p.name}.txt")
+        except OSError:
+            continue
+    return out
+
+
 def slug_for(path: str | Path) -> str:
     p = Path(path)
     slug = p.stem if p.suffix == ".txt" else p.name

@@ -169,6 +169,23 @@ def test_hidden_editor_files_in_puzzles_are_no_puzzles(tmp_path):
     assert r.returncode == 0 and "in 1 file" in r.stdout + r.stderr, (r.stdout, r.stderr)
 
 
+def test_files_in_puzzles_that_look_like_puzzles_but_are_not_read_are_named(tmp_path):
+    """A subfolder, 'Herbs.TXT', or a front-matter file with no extension was skipped without a word."""
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    (root / "puzzles" / "Herbs.TXT").write_text(SMALL_PUZZLE)
+    (root / "puzzles" / "herbs").write_text(SMALL_PUZZLE)
+    (root / "puzzles" / "README.md").write_text("# my notes\n")  # an author's own file: not a word
+    (root / "puzzles" / "old").mkdir()
+    (root / "puzzles" / "old" / "x.txt").write_text(SMALL_PUZZLE)
+    for r in (run("build", "--root", str(root)), run("lint", cwd=root)):
+        assert r.returncode == 0, r.stderr
+        notes = [line for line in r.stderr.splitlines() if line.startswith("note: ")]
+        assert len(notes) == 3, r.stderr
+        assert "Herbs.TXT: not read: puzzle files end in '.txt', lowercase; rename it herbs.txt" in r.stderr
+        assert "herbs: not read: puzzle files end in '.txt'; rename it herbs.txt" in r.stderr
+        assert "old/: a subfolder's files are not read" in r.stderr and "README" not in r.stderr
+
+
 def test_a_slug_or_tag_too_long_for_a_file_name_is_an_error_with_its_place(tmp_path):
     long_tag = SMALL_PUZZLE.replace("date: 2026-01-02\n", "date: 2026-01-02\ntags: [" + "a" * 300 + "]\n")
     root = _project(tmp_path, **{"small.txt": long_tag, "b" * 235 + ".txt": SMALL_PUZZLE})
