@@ -302,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--words", required=True, metavar="FILE", help="a puzzle file, or a plain list of 'ANSWER | clue' lines")
     gen.add_argument("--text", action="store_true", help="print the puzzle as text (the default)")
     gen.add_argument("--solution", action="store_true", help="print the text with the letters filled in")
-    gen.add_argument("--json", action="store_true", help="print the layout as JSON (the seeds/003 format)")
+    gen.add_argument("--json", action="store_true", help="print the layout as JSON (the crossword-layout-generator format: README, JSON layout)")
     gen.add_argument("--out-dir", metavar="DIR", help="write the outputs into DIR")
     gen.add_argument(
         "--format", choices=list(STDOUT_FORMATS),
