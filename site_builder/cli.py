@@ -378,6 +378,12 @@ def _on_signal(signum, frame) -> None:
 _DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS}
 
 
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's flush at exit has nothing left to fail on."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -386,7 +392,16 @@ def main(argv: list[str] | None = None) -> int:
     previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         status = args.func(args)
-        sys.stdout.flush()  # here, so a reader gone away (`| head`) is a BrokenPipeError below, not at exit
+        try:
+            if sys.stdout is not None:  # None: started with its output closed (`>&-`); what it said went nowhere
+                sys.stdout.flush()  # here, so a reader gone away (`| head`) is a BrokenPipeError below, not at exit
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # `> /dev/full`, a full disk under a redirect: the output, not the build, failed
+            _quiet_stdout()
+            print(f"error: cannot write the command's output: {exc.strerror or exc}; the work itself is done "
+                  "(check where the output is redirected to)", file=sys.stderr)
+            return 2
         # a stop signal whose KeyboardInterrupt was swallowed (inside a C callback) still stops the run
         return _stop_message() if _stopped else status
     except CrosswordError as exc:
@@ -398,8 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         return _stop_message()
     except BrokenPipeError:
         # the reader went away (`| head`): nothing more to say, and nowhere to say it
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _quiet_stdout()
         return 128 + signal.SIGPIPE
     except OSError as exc:
         if _stopped:

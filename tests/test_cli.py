@@ -169,6 +169,15 @@ def test_hidden_editor_files_in_puzzles_are_no_puzzles(tmp_path):
     assert r.returncode == 0 and "in 1 file" in r.stdout + r.stderr, (r.stdout, r.stderr)
 
 
+def test_a_build_with_its_output_closed_builds_and_exits_0(tmp_path):
+    """`crossword build >&-` (cron, a daemon): Python starts with no stdout; it was an internal error, exit 3."""
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    exe = os.path.join(os.path.dirname(sys.executable), "crossword")
+    r = subprocess.run(["sh", "-c", f"'{exe}' build --root '{root}' >&-"], capture_output=True, text=True)
+    assert r.returncode == 0 and "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
+    assert (root / "public" / "small" / "index.html").exists()
+
+
 def test_files_in_puzzles_that_look_like_puzzles_but_are_not_read_are_named(tmp_path):
     """A subfolder, 'Herbs.TXT', or a front-matter file with no extension was skipped without a word."""
     root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
