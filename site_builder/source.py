@@ -472,6 +472,7 @@ def is_ignored(name: str) -> bool:
         or (name.startswith("#") and name.endswith("#"))  # emacs auto-save
         or name.lower().endswith(SWAP_SUFFIXES)
         or name.isdigit()  # vim's "can I write here" probe: 4913, 5036, ...
+        or re.fullmatch(r"sed[A-Za-z0-9]{6}", name) is not None  # `sed -i`'s file before it takes the name
     )
 
 

@@ -334,9 +334,9 @@ def test_signal_stops_cleanly(tmp_path, sig):
 
 def test_editor_droppings_are_ignored():
     for name in (".a.txt.swp", ".a.txt.swx", "a.txt~", ".#a.txt", "#a.txt#", "4913", ".hidden", ".a.txt.x1.tmp",
-                 "a.txt.tmp", "a.txt___jb_tmp___"):
+                 "a.txt.tmp", "a.txt___jb_tmp___", "sedX9EYmb"):
         assert is_ignored(name), name
-    for name in ("a.txt", "twin-peaks.txt", "base.html", "site.css"):
+    for name in ("a.txt", "twin-peaks.txt", "base.html", "site.css", "sediment.txt", "sedated"):
         assert not is_ignored(name), name
 
 
