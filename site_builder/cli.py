@@ -222,6 +222,11 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     for note in unread_sources(root / "puzzles"):
         print(f"note: {note}", file=sys.stderr)
+    from .config import SiteConfig, load_config
+
+    if (result.built or result.unchanged) and load_config(root / "pyproject.toml").base_url == SiteConfig.base_url:
+        print("note: the feed links to the placeholder https://example.org/; set base_url (and title) under "
+              "[tool.crossword] in pyproject.toml (README, Site settings)", file=sys.stderr)
     if len(result.left_out) > 1 or (result.left_out and len(result.built) > 8):
         # said on each puzzle's line too; after a long build, the list in one place
         names = sorted(result.left_out)

@@ -169,6 +169,16 @@ def test_hidden_editor_files_in_puzzles_are_no_puzzles(tmp_path):
     assert r.returncode == 0 and "in 1 file" in r.stdout + r.stderr, (r.stdout, r.stderr)
 
 
+def test_a_site_with_no_settings_is_told_its_feed_links_to_a_placeholder(tmp_path):
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    r = run("build", "--root", str(root))
+    assert r.returncode == 0 and "placeholder" not in r.stderr  # this project's settings name its address
+    (root / "pyproject.toml").write_text('[project]\nname = "mine"\n')
+    r = run("build", "--root", str(root))
+    assert r.returncode == 0 and "note: the feed links to the placeholder https://example.org/; set base_url" in r.stderr
+    assert "https://example.org/small/" in (root / "public" / "feed.xml").read_text()
+
+
 def test_a_build_with_its_output_closed_builds_and_exits_0(tmp_path):
     """`crossword build >&-` (cron, a daemon): Python starts with no stdout; it was an internal error, exit 3."""
     root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
