@@ -19,11 +19,13 @@ are built, the index is left as it was, and the build ends non-zero.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
 import shutil
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -312,6 +314,22 @@ def _source_key(path: Path, code: str, config: SiteConfig) -> str:
     return h.hexdigest()
 
 
+@contextlib.contextmanager
+def _stop_signals_ignored():
+    """SIGINT and SIGTERM are ignored inside the block: the run is stopping already."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+        yield
+        return
+    previous = {sig: signal.signal(sig, lambda signum, frame: None) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def _ignore_stop_signals() -> None:
     """Worker processes leave SIGINT and SIGTERM to the parent, which stops them itself."""
     import signal
@@ -441,16 +459,12 @@ def build_site(
             pool.join()
         except BaseException:
             # a Ctrl-C or a failure: the workers stop now, without tracebacks of their own. A second Ctrl-C
-            # landing inside terminate() left the pool half stopped and join() waiting for good (5 runs in
-            # 31 of a double SIGINT): stop signals wait until the workers are gone, then stop us as before
-            import signal
-
-            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-            try:
+            # raised inside terminate() left the pool half stopped and join() waiting for good (2 runs in 16
+            # of a double SIGINT): while the workers are stopped, a stop signal is ignored (the pool's own
+            # threads may take it, so a signal mask would not hold it), and the stop goes on as before
+            with _stop_signals_ignored():
                 pool.terminate()
                 pool.join()
-            finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
             raise
     else:
         _collect(map(_build_one, work), out, state, keys, infos, result, report, quick)

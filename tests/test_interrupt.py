@@ -174,3 +174,37 @@ def test_the_crossword_command_handles_signals_as_python_m_does():
     if installed.exists():  # the venv's launcher, as `make` runs it
         r = subprocess.run([str(installed), "lint", "--help"], capture_output=True, text=True)
         assert r.returncode == 0 and "usage: crossword lint" in r.stdout, r.stderr
+
+
+PARALLEL_STOP = r"""
+import multiprocessing.pool, os, signal, sys
+from pathlib import Path
+from site_builder import site
+
+def collect(*args, **kw):
+    raise KeyboardInterrupt  # the first Ctrl-C, while the workers build
+
+terminate = multiprocessing.pool.Pool.terminate
+def terminate_with_a_second_ctrl_c(self):
+    os.kill(os.getpid(), signal.SIGINT)  # the second, landing inside terminate()
+    terminate(self)
+
+site._collect = collect
+multiprocessing.pool.Pool.terminate = terminate_with_a_second_ctrl_c
+try:
+    site.build_site(Path(sys.argv[1]), jobs=2, force=True, report=lambda line: None)
+except KeyboardInterrupt:
+    print("stopped")
+"""
+
+
+def test_a_second_ctrl_c_while_a_parallel_build_stops_its_workers_is_ignored(tmp_path):
+    """It was raised inside the pool's terminate(), which left the pool half stopped and join() waiting for
+    good (2 runs in 16 of a double SIGINT hung)."""
+    root = tmp_path / "repo"
+    (root / "puzzles").mkdir(parents=True)
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    write_puzzles(root, "Old:")
+    r = subprocess.run([sys.executable, "-c", PARALLEL_STOP, str(root)], capture_output=True, text=True, cwd=ROOT,
+                       timeout=60)
+    assert r.returncode == 0 and r.stdout == "stopped\n", r.stderr
