@@ -226,7 +226,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     if (result.built or result.unchanged) and load_config(root / "pyproject.toml").base_url == SiteConfig.base_url:
         print("note: the feed links to the placeholder https://example.org/; set base_url (and title) under "
-              "[tool.crossword] in pyproject.toml (README, Site settings)", file=sys.stderr)
+              "[tool.crossword] in pyproject.toml (README, The archive site)", file=sys.stderr)
     if len(result.left_out) > 1 or (result.left_out and len(result.built) > 8):
         # said on each puzzle's line too; after a long build, the list in one place
         names = sorted(result.left_out)
@@ -392,14 +392,19 @@ def _quiet_stdout() -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if sys.stdout is None:  # started with its output closed (`>&-`, as cron may): what it says goes nowhere
+        if args.command == "generate" and not args.out_dir:
+            print("error: generate prints the puzzle, and there is no standard output to print it to; "
+                  "redirect it to a file, or write the files with --out-dir DIR", file=sys.stderr)
+            return 2
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")
     _stopped.clear()
     hook = sys.unraisablehook
     previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         status = args.func(args)
         try:
-            if sys.stdout is not None:  # None: started with its output closed (`>&-`); what it said went nowhere
-                sys.stdout.flush()  # here, so a reader gone away (`| head`) is a BrokenPipeError below, not at exit
+            sys.stdout.flush()  # here, so a reader gone away (`| head`) is a BrokenPipeError below, not at exit
         except BrokenPipeError:
             raise
         except OSError as exc:  # `> /dev/full`, a full disk under a redirect: the output, not the build, failed

@@ -186,6 +186,13 @@ def test_a_build_with_its_output_closed_builds_and_exits_0(tmp_path):
     r = subprocess.run(["sh", "-c", f"'{exe}' build --root '{root}' >&-"], capture_output=True, text=True)
     assert r.returncode == 0 and "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
     assert (root / "public" / "small" / "index.html").exists()
+    # generate's output is the puzzle itself: with nowhere to print it, it says so (or writes files)
+    words = root / "puzzles" / "small.txt"
+    r = subprocess.run(["sh", "-c", f"'{exe}' generate --words '{words}' --seed 1 >&-"], capture_output=True, text=True)
+    assert r.returncode == 2 and "there is no standard output" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    r = subprocess.run(["sh", "-c", f"'{exe}' generate --words '{words}' --seed 1 --out-dir '{tmp_path / 'g'}' >&-"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and (tmp_path / "g" / "small.pdf").exists(), r.stderr
 
 
 def test_files_in_puzzles_that_look_like_puzzles_but_are_not_read_are_named(tmp_path):

@@ -684,6 +684,12 @@ def test_escape_leaves_the_grid_for_the_current_clue_and_still_closes_a_menu(ope
     assert p.page.evaluate("document.activeElement.closest('li').id") == clue
     p.page.keyboard.press("Enter")  # and back, to the square it left
     assert p.focused() == "grid-input" and p.active_clue() == clue and p.current() == square
+    # once back in the grid by any way, the clue's button goes to its first empty square again
+    p.page.keyboard.press("Escape")
+    p.page.click(f"#{square}")
+    p.page.keyboard.press("Home")
+    p.page.click(f"#{clue}")
+    assert p.current() != square
     assert "Escape leaves the grid" in p.page.inner_text(".hint")
     # in an open menu Escape closes the menu, as before
     p.page.focus("summary:has-text('Check')")
@@ -787,19 +793,27 @@ def test_every_move_is_announced_once_with_the_clue_when_the_answer_changes(open
 
 
 def test_the_solved_news_is_not_talked_over_by_the_rest_of_the_input_that_solved(open_page):
+    """A paste (or a phone's keyboard) that fills the last gap in the middle of a word, then goes on over
+    the word's last letters: its later moves used to say 'Letter n of m' over 'Solved!'."""
     p = open_page()
-    *rest, last = p.layout.placements
-    dispatch_words(p, rest)
-    p.page.click(f"#clue-{last.direction.value}-{last.number}")
+    crossed = {rc for q in p.layout.placements for rc in q.cells()}
+    crossed = {rc for rc in crossed if sum(rc in q.cells() for q in p.layout.placements) > 1}
+    word, gap = next((q, i) for q in sorted(p.layout.placements, key=lambda q: -len(q.answer))
+                     for i in range(1, len(q.answer) - 1) if q.cells()[i] not in crossed)
+    others = [q for q in p.layout.placements if q is not word]
+    dispatch_words(p, others)
+    p.page.click(f"#clue-{word.direction.value}-{word.number}")
     p.page.keyboard.press("Home")
-    for i, ch in enumerate(last.answer[:-1]):
-        if not p.letter(*last.cells()[i]):
-            p.page.keyboard.type(ch)
-        else:
-            p.page.keyboard.press("ArrowRight" if last.direction.value == "across" else "ArrowDown")
-    p.page.keyboard.insert_text(last.answer[-1] + "QQ")  # a paste or a phone's keyboard: the last letter, and on
+    p.page.keyboard.type(word.answer[:gap])
+    p.page.keyboard.press("ArrowRight" if word.direction.value == "across" else "ArrowDown")
+    p.page.keyboard.type(word.answer[gap + 1:])
+    p.page.click(f"#{cell_id(word.cells()[gap])}")
+    if p.active_clue() != f"clue-{word.direction.value}-{word.number}":
+        p.page.click(f"#{cell_id(word.cells()[gap])}")
+    assert not p.page.is_visible(".solved")
+    p.page.keyboard.insert_text(word.answer[gap:])  # the gap's letter, then on over the letters after it
     assert p.page.is_visible(".solved")
-    assert p.page.text_content("#announce").startswith("Solved!")
+    assert p.page.text_content("#announce").startswith("Solved!"), p.page.text_content("#announce")
     p.page.keyboard.press("Home")  # the next keystroke is news again
     assert p.page.text_content("#announce").startswith("Letter 1 of")
 

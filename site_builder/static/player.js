@@ -795,6 +795,7 @@
 
   input.addEventListener('focus', function () {
     if (!cur) select(entries[0].cells[0], entries[0].dir);
+    leftAt = null;  // back in the grid, however: the square Escape left is no longer where the clue returns to
     wrap.classList.add('focused');
     startTimer();
   });
