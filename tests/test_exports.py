@@ -350,6 +350,11 @@ def test_text_wrap_counts_wide_characters_as_two_columns():
     assert columns("e\u0301\u200d") == 1 and columns("ｗ") == 2
     # Japanese never opens a line with its comma or full stop: they go with the character before
     assert not any(line.lstrip().startswith(("\u3001", "\u3002")) for width in range(20, 60) for line in wrap(clue, width, " " * 5))
+    # ... nor after Latin letters or digits; and an emoji sequence is one picture, never split
+    assert wrap("  1. " + "東" * 31 + "の高さは333m。" + "次" * 10, 80, " " * 5)[1].startswith("     333m。")
+    family, thumb = "\U0001f468\u200d\U0001f469\u200d\U0001f467", "\U0001f44d\U0001f3fd"
+    assert wrap("\u3042" * 39 + family, 80) == ["\u3042" * 39, family]
+    assert wrap("a" * 76 + " " + thumb, 80) == ["a" * 76, thumb]
     # an indent as wide as the line still ends, a character a line
     assert wrap("ab", 1, "  ") == ["a", "  b"]
 

@@ -66,9 +66,12 @@ _WIDE = ("\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua00
 _IS_WIDE = re.compile(f"[{_WIDE}]")
 # Punctuation that Chinese and Japanese never put at the start of a line: it stays with the character before
 _CLOSING = "\u3001\u3002\uff0c\uff0e\uff01\uff1f\uff09\u300d\u300f\u3015\u3011\u3009\u300b\u30fc\uff1a\uff1b"
-# A run of ASCII spaces (a no-break space is no break), one wide character with any closing punctuation
-# after it (they break between any two), or a word to keep whole
-_PIECES = re.compile(f"[ \t\n]+|[{_WIDE}][{_CLOSING}]*|[^ \t\n{_WIDE}]+")
+# What stays with the character before it: combining marks, variation selectors, skin tones, and a joiner
+# with the character it joins (an emoji family is one picture)
+_JOINED = "(?:[\u0300-\u036f\u20d0-\u20ff\ufe00-\ufe0f\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]|\u200d.)*"
+# A run of ASCII spaces (a no-break space is no break), one wide character (they break between any two),
+# or a word to keep whole; either with the closing punctuation after it
+_PIECES = re.compile(f"[ \t\n]+|[{_WIDE}]{_JOINED}[{_CLOSING}]*|(?:[^ \t\n{_WIDE}]{_JOINED})+[{_CLOSING}]*", re.S)
 
 
 def columns(text: str) -> int:
