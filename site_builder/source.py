@@ -496,14 +496,16 @@ def unread_sources(folder: Path) -> list[str]:
             continue
         try:
             if p.is_dir():
+                if p.is_symlink():  # a link to a folder (perhaps this very one) is no subfolder of puzzles
+                    continue
                 if any(q.suffix.lower() == ".txt" for q in p.iterdir()):
                     out.append(f"{p}/: a subfolder's files are not read; move its puzzles up into {folder}/")
             elif p.suffix.lower() == ".txt" and p.suffix != ".txt":
-                out.append(f"{p}: not read: puzzle files end in '.txt', lowercase; rename it {p.stem.lower()}.txt")
+                out.append(f"{p}: not read: puzzle files end in '.txt', lowercase; rename it {_loose_slug(p)}.txt")
             elif not p.suffix and p.is_file():
                 with open(p, "rb") as fh:
                     if fh.read(4).lstrip(b"\xef\xbb\xbf").startswith(b"---"):
-                        out.append(f"{p}: not read: puzzle files end in '.txt'; rename it {p.name}.txt")
+                        out.append(f"{p}: not read: puzzle files end in '.txt'; rename it {_loose_slug(Path(p.name + '.txt'))}.txt")
         except OSError:
             continue
     return out

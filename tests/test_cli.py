@@ -203,10 +203,13 @@ def test_files_in_puzzles_that_look_like_puzzles_but_are_not_read_are_named(tmp_
     (root / "puzzles" / "README.md").write_text("# my notes\n")  # an author's own file: not a word
     (root / "puzzles" / "old").mkdir()
     (root / "puzzles" / "old" / "x.txt").write_text(SMALL_PUZZLE)
+    (root / "puzzles" / "here").symlink_to(".")  # a link to the folder itself is no subfolder
+    (root / "puzzles" / "My Herbs.TXT").write_text(SMALL_PUZZLE)
     for r in (run("build", "--root", str(root)), run("lint", cwd=root)):
         assert r.returncode == 0, r.stderr
         notes = [line for line in r.stderr.splitlines() if line.startswith("note: ")]
-        assert len(notes) == 3, r.stderr
+        assert len(notes) == 4, r.stderr
+        assert "My Herbs.TXT: not read: puzzle files end in '.txt', lowercase; rename it my-herbs.txt" in r.stderr
         assert "Herbs.TXT: not read: puzzle files end in '.txt', lowercase; rename it herbs.txt" in r.stderr
         assert "herbs: not read: puzzle files end in '.txt'; rename it herbs.txt" in r.stderr
         assert "old/: a subfolder's files are not read" in r.stderr and "README" not in r.stderr
