@@ -716,11 +716,28 @@ def compare_trees(expected: Path, actual: Path, root: Path) -> list[Drift]:
                         tofile=f"public/{rel} (built)",
                         n=2,
                     )
-                    diff = "".join(lines)
+                    diff = _short_diff(list(lines))
                 except UnicodeDecodeError:
                     diff = ""
             drifts.append(Drift(rel, "differs", src, diff))
     return drifts
+
+
+DIFF_LINES = 40  # lines of one file's diff that `check` prints; the rest are counted
+DIFF_WIDTH = 200  # characters of one diff line (a page's embedded data is one line of thousands)
+
+
+def _short_diff(lines: list[str]) -> str:
+    """A unified diff cut to what a terminal shows well: DIFF_LINES lines of at most DIFF_WIDTH characters."""
+    out = []
+    for line in lines[:DIFF_LINES]:
+        body = line.rstrip("\n")
+        if len(body) > DIFF_WIDTH:
+            body = body[:DIFF_WIDTH] + f"... ({len(body) - DIFF_WIDTH} more characters)"
+        out.append(body + "\n")
+    if len(lines) > DIFF_LINES:
+        out.append(f"... {len(lines) - DIFF_LINES} more lines (make site, then git diff public/, shows them all)\n")
+    return "".join(out)
 
 
 def check_site(root: Path, *, jobs: int = 1, report: Callable[[str], None] = print) -> tuple[BuildResult, list[Drift]]:

@@ -350,3 +350,14 @@ def test_a_build_writes_again_an_output_edited_restored_or_deleted_since(tmp_pat
     assert build_site(root, **quiet).built == ["a"] and xd.read_bytes() == good
     os.utime(xd, ns=(1, 1))  # the same bytes with another date, as a checkout leaves them
     assert build_site(root, **quiet).built == ["a"] and build_site(root, **quiet).built == []
+
+
+def test_the_drift_report_cuts_long_diffs_and_lines():
+    """A page's embedded data is one line of thousands of characters: `check` printed it whole, twice."""
+    from site_builder.site import DIFF_LINES, DIFF_WIDTH, _short_diff
+
+    lines = ["--- a\n", "+++ b\n", "-" + "x" * 2500 + "\n", "+" + "y" * 2500 + "\n"] + [f" {i}\n" for i in range(100)]
+    out = _short_diff(lines).splitlines()
+    assert len(out) == DIFF_LINES + 1 and out[-1].startswith("... 64 more lines")
+    assert out[2] == "-" + "x" * (DIFF_WIDTH - 1) + "... (2301 more characters)"
+    assert _short_diff(lines[:4][:2] + [" short\n"]) == "--- a\n+++ b\n short\n"  # a short diff is as it was
