@@ -504,7 +504,7 @@ def unread_sources(folder: Path) -> list[str]:
                 out.append(f"{p}: not read: puzzle files end in '.txt', lowercase; rename it {_loose_slug(p)}.txt")
             elif not p.suffix and p.is_file():
                 with open(p, "rb") as fh:
-                    if fh.read(4).lstrip(b"\xef\xbb\xbf").startswith(b"---"):
+                    if fh.read(6).removeprefix(b"\xef\xbb\xbf").startswith(b"---"):  # a BOM is 3 bytes
                         out.append(f"{p}: not read: puzzle files end in '.txt'; rename it {_loose_slug(Path(p.name + '.txt'))}.txt")
         except OSError:
             continue

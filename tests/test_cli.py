@@ -199,7 +199,7 @@ def test_files_in_puzzles_that_look_like_puzzles_but_are_not_read_are_named(tmp_
     """A subfolder, 'Herbs.TXT', or a front-matter file with no extension was skipped without a word."""
     root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
     (root / "puzzles" / "Herbs.TXT").write_text(SMALL_PUZZLE)
-    (root / "puzzles" / "herbs").write_text(SMALL_PUZZLE)
+    (root / "puzzles" / "herbs").write_text("\ufeff" + SMALL_PUZZLE)  # with a BOM, as Notepad saves it
     (root / "puzzles" / "README.md").write_text("# my notes\n")  # an author's own file: not a word
     (root / "puzzles" / "old").mkdir()
     (root / "puzzles" / "old" / "x.txt").write_text(SMALL_PUZZLE)
