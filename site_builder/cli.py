@@ -10,7 +10,6 @@ SIGINT / SIGTERM.
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import signal
 import sys
@@ -18,7 +17,7 @@ import traceback
 from pathlib import Path
 
 from . import __version__
-from .errors import CrosswordError, FileSystemError, InternalError, OutputError
+from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, OutputError
 from .layout import STRATEGIES, layout_puzzle, params_for
 from .render import exports
 from .render import text as text_render
@@ -356,6 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
     watch.add_argument("--port", type=_port, default=8000, help="port to serve on (default 8000; 0 picks a free one)")
     watch.set_defaults(func=cmd_watch)
+    parser.set_defaults(commands=sub.choices)  # for main: an option a command does not know shows that command's usage
     return parser
 
 
@@ -379,8 +379,6 @@ def _on_signal(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-# errors of the disk, not of the code, that may come with no file named (a write or fsync)
-_DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS}
 
 
 def _quiet_stdout() -> None:
@@ -389,15 +387,57 @@ def _quiet_stdout() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
+class _OutputFailed(OSError):
+    """A write to standard output that failed (`> /dev/full`, a full disk under a redirect): not the build's."""
+
+
+class _Output:
+    """Standard output, with a failed write or flush marked as the output's (`_OutputFailed`).
+
+    Without it, a report line that cannot be written reads like the build's own
+    full disk, and the error names the output folder.
+    """
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _OutputFailed(exc.errno, exc.strerror) from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _OutputFailed(exc.errno, exc.strerror) from exc
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:
+        # `build --bogus`: the usage to show is build's, not the list of commands (`--bogus build` gets that)
+        if args.command in words and words.index(args.command) < words.index(unknown[0]):
+            parser = args.commands[args.command]
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if sys.stdout is None:  # started with its output closed (`>&-`, as cron may): what it says goes nowhere
         if args.command == "generate" and not args.out_dir:
             print("error: generate prints the puzzle, and there is no standard output to print it to; "
                   "redirect it to a file, or write the files with --out-dir DIR", file=sys.stderr)
             return 2
         sys.stdout = open(os.devnull, "w", encoding="utf-8")
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)
     _stopped.clear()
     hook = sys.unraisablehook
     previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -428,7 +468,13 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         if _stopped:
             return _stop_message()
-        if exc.filename or exc.errno in _DISK_ERRNOS:  # a folder that cannot be written, a full disk: the user's
+        if isinstance(exc, _OutputFailed):  # `build > /dev/full`: its report, not the build, hit the error
+            sys.stdout = stdout
+            _quiet_stdout()
+            print(f"error: cannot write the command's output: {exc.strerror or exc}; the command stopped there, "
+                  "and every file it wrote is complete (check where the output is redirected to, and run it again)", file=sys.stderr)
+            return 2
+        if exc.filename or exc.errno in DISK_ERRNOS:  # a folder that cannot be written, a full disk: the user's
             error: CrosswordError = FileSystemError(exc, getattr(args, "out", None) or getattr(args, "out_dir", None) or ".")
         else:
             error = InternalError(getattr(args, "words", None) or args.command, exc, traceback.format_exc())
@@ -441,6 +487,7 @@ def main(argv: list[str] | None = None) -> int:
         _print_error(error)
         return error.exit_status
     finally:
+        sys.stdout = stdout
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         sys.unraisablehook = hook

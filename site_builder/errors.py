@@ -118,6 +118,10 @@ class OutputError(CrosswordError):
         super().__init__(self._located(self.path, f"cannot write the outputs there: {why}; name a folder you can write to"))
 
 
+# errors of the disk as a whole, not of one file or folder: a build cannot go on to the next puzzle past them
+DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
+
+
 class FileSystemError(CrosswordError):
     """A file or folder the build must read or write and cannot: no permission, a file where a folder
     goes, a name too long, a full disk. The user's to fix, not a bug: said as such, exit status 2."""
@@ -125,8 +129,11 @@ class FileSystemError(CrosswordError):
     def __init__(self, exc: OSError, fallback: str | Path = "."):
         self.path = str(exc.filename) if getattr(exc, "filename", None) else str(fallback)
         name = Path(self.path).name
-        if name.startswith(".") and name.endswith(".tmp"):  # the writer's temporary file: its folder is the one
-            self.path = str(Path(self.path).parent)
+        if name.startswith(".") and name.endswith(".tmp"):
+            # the writer's temporary file: renaming it onto the output failed (a folder in the way), so the output
+            # is the one to name; otherwise the temporary file's folder is
+            target = getattr(exc, "filename2", None)
+            self.path = str(target) if target else str(Path(self.path).parent)
         parts = Path(self.path).parts
         in_cache = any(a == ".cache" and b in ("layouts", "state", "outs") for a, b in zip(parts, parts[1:]))
         if isinstance(exc, PermissionError):

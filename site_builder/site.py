@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .config import SiteConfig, load_config
-from .errors import CrosswordError, FileSystemError, InternalError, PuzzleError, TemplateError
+from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, PuzzleError, TemplateError
 from .layout import layout_puzzle, params_for
 from .layout.adjacency import fill_clue_hint
 from .layout.result import number_placements
@@ -530,7 +530,18 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
         # key) only once every output is written: a quick build (watch), a stop or a crash part-way leaves
         # the puzzle stale, so undoing the edit that started it rebuilds it rather than trusting old outputs
         _state_path(state, slug).unlink(missing_ok=True)
-        changed = _write_puzzle(out / slug, files, prune=not quick)
+        try:
+            changed = _write_puzzle(out / slug, files, prune=not quick)
+        except OSError as exc:
+            from . import writer
+
+            if exc.errno in DISK_ERRNOS or writer.stop_requested:
+                raise  # a full or read-only disk fails every puzzle alike; a stop is a stop
+            # a folder in the way, or one that cannot be written: this puzzle fails, as bad input would, and
+            # the others still build (its record is gone, so the next build tries it again)
+            result.failed.append((slug, FileSystemError(exc, out / slug)))
+            report(f"fail   {slug}")
+            continue
         result.written += changed
         infos[slug] = PuzzleInfo(puzzle, layout)
         result.built.append(slug)

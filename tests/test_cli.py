@@ -6,6 +6,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from .conftest import ROOT
 
 TP = str(ROOT / "puzzles" / "twin-peaks.txt")
@@ -355,6 +357,30 @@ def test_a_full_disk_is_a_file_system_error_naming_the_file(tmp_path):
     r = subprocess.run(["bash", "-c", f"ulimit -f 20; {sys.executable} -m site_builder generate --words {TP} --seed 3 "
                         f"--out-dir {tmp_path / 'o'}"], capture_output=True, text=True)
     assert r.returncode == 2 and "cannot write or read this" in r.stderr and "bug" not in r.stderr, r.stderr
+
+
+def test_an_unknown_option_shows_its_commands_usage():
+    r = subprocess.run([sys.executable, "-m", "site_builder", "build", "--bogus"], capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.startswith("usage: crossword build [-h] [--root ROOT]"), r.stderr
+    assert "crossword build: error: unrecognized arguments: --bogus" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "site_builder", "--bogus", "lint"], capture_output=True, text=True)
+    assert r.returncode == 2 and "crossword: error: unrecognized arguments: --bogus" in r.stderr, r.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_output_that_cannot_be_written_is_named_as_the_output(tmp_path):
+    # `crossword build > /dev/full`: the report fails, not the build; the error must not blame public/ or '.'
+    root = tmp_path / "repo"
+    (root / "puzzles").mkdir(parents=True)
+    shutil.copy(TP, root / "puzzles" / "tp.txt")
+    for _ in range(2):  # a report cut off mid-build, then an up-to-date build's one line
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(root)],
+                               stdout=full, stderr=subprocess.PIPE, text=True)
+        assert r.returncode == 2, r.stderr
+        assert "cannot write the command's output: No space left on device" in r.stderr, r.stderr
+        assert "cannot write or read this" not in r.stderr and "Traceback" not in r.stderr
+    assert (root / "public" / "tp" / "index.html").is_file()
 
 
 def test_a_users_folder_with_a_json_and_svg_of_its_name_is_not_removed(tmp_path):

@@ -219,6 +219,27 @@ def test_a_bug_in_one_puzzle_fails_that_puzzle_only(tmp_path, monkeypatch):
     assert result.built == ["b"] and not (root / "public" / "a").exists()
 
 
+def test_a_folder_where_an_output_goes_fails_that_puzzle_only(tmp_path):
+    root = make_repo(tmp_path, a=small("A"), b=small("B"))
+    build_site(root, report=quiet)
+    index = (root / "public" / "index.html").read_bytes()
+    svg = root / "public" / "a" / "a.svg"
+    svg.unlink()
+    svg.mkdir()  # in the way of the SVG: renaming the new one onto it fails
+    for name in ("a", "b"):
+        src = root / "puzzles" / f"{name}.txt"
+        src.write_text(src.read_text().replace("Pet that purrs", "Feline friend"))
+    result = build_site(root, report=quiet)
+    (slug, exc), = result.failed
+    assert slug == "a" and exc.exit_status == 2
+    assert str(exc).startswith(f"{svg}: ") and "a folder stands where a file must go" in str(exc), str(exc)
+    assert result.built == ["b"] and "Feline friend" in (root / "public" / "b" / "b.md").read_text()
+    assert (root / "public" / "index.html").read_bytes() == index  # kept while a puzzle fails
+    svg.rmdir()
+    again = build_site(root, report=quiet)  # its record was dropped: the next build tries it again
+    assert again.ok and again.built == ["a"] and svg.is_file()
+
+
 def test_build_outside_a_project_says_so(tmp_path):
     r = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(tmp_path)], capture_output=True, text=True)
     assert r.returncode == 2 and "no puzzles/ folder here" in r.stderr and "Traceback" not in r.stderr
