@@ -135,6 +135,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
             raise OutputError(out, exc) from exc
         for name in sorted(files):
             print(f"wrote {out / name}", file=sys.stderr)
+        from .render.pdf import small_squares
+
+        note = small_squares(puzzle, layout)
+        if note:
+            print(f"note: {note}", file=sys.stderr)
     if args.format:
         return _write_stdout(STDOUT_FORMATS[args.format](puzzle, layout))
     if args.json:

@@ -254,6 +254,8 @@ class BuildResult:
     drafts: list[str] = field(default_factory=list)  # drafts that read well, kept off the site
     # answers a layout left out: slug -> "left out: ..." (the build line says it; watch repeats it)
     left_out: dict[str, str] = field(default_factory=dict)
+    # grids too big for the paper: slug -> "printed squares 3.2 mm, ..." (said on the build line)
+    small_print: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -554,12 +556,18 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
         how = "layout cached" if hit else f"seed {layout.seed}"
         if layout.unplaced:
             result.left_out[slug] = layout.left_out_note()
+        from .render.pdf import small_squares
+
+        small = small_squares(puzzle, layout)
+        if small:
+            result.small_print[slug] = small
         placed = len(layout.placements)
         answers = f"{placed} answer{'s' if placed != 1 else ''}" if not layout.unplaced else \
             f"{placed} of {placed + len(layout.unplaced)} answers"
         report(
             f"build  {slug}: {answers}, {layout.cols}x{layout.rows}, "
             f"{layout.crossings} crossings, {how} ({seconds:.1f} s)" + (f"; {result.left_out[slug]}" if layout.unplaced else "")
+            + (f"; {small}" if small else "")
         )
 
 

@@ -518,3 +518,38 @@ def test_an_answer_key_a_few_lines_too_long_takes_a_smaller_grid_not_another_she
     assert len(after) == len(before) - 1 and "Solution" in after[-1]
     for p in layout.placements:
         assert f"{p.number} {p.entry.display}" in flat(after[-1]), p.number
+
+
+def test_a_grid_too_big_for_the_paper_is_said_to_print_small(tmp_path):
+    # two 50-letter answers crossing: a 50x50 grid, whose squares cannot reach 4.5 mm on letter or A4
+    a, b = "ABCDEFGHIJKLMNOPQRSTUVWXY" * 2, "ZYXWVUTSRQPONMLKJIHGFEDCB" * 2
+    entries = (Entry(a, "First long one", line=1), Entry(b, "Second long one", line=2))
+    layout = layout_entries(entries, LayoutParams(size=60, seed=0))
+    assert (layout.cols, layout.rows) == (50, 50) and not layout.unplaced
+    for paper, across in (("letter", 41), ("a4", 39)):
+        puzzle = Puzzle("big", PuzzleMeta("Big", dt.date(2026, 1, 1), paper=paper), entries)
+        note = pdf_module.small_squares(puzzle, layout)
+        assert note.startswith("printed squares 3.") and f"a size of {across} or less prints them at 4.5 mm" in note
+        plan = plan_page(puzzle, layout, pdf_module.sheet_for(puzzle, layout))
+        assert plan.cell < pdf_module.SMALL_CELL  # what the note says is what the PDF does
+        # and the size it offers is enough: a grid that many squares a side prints at 4.5 mm or more
+        fits = layout_entries((Entry(a[:across], "One", line=1), Entry(b[:across], "Two", line=2)),
+                              LayoutParams(size=across, seed=0))
+        assert (fits.cols, fits.rows) == (across, across) and pdf_module.small_squares(puzzle, fits) == ""
+        assert plan_page(puzzle, fits, pdf_module.sheet_for(puzzle, fits)).cell >= pdf_module.SMALL_CELL
+    from site_builder.source import read_puzzle
+
+    herbs = read_puzzle(ROOT / "puzzles" / "kitchen-herbs.txt")
+    assert pdf_module.small_squares(herbs, layout_entries(herbs.entries, LayoutParams(seed=0))) == ""
+    # the build says it on the puzzle's line
+    root = tmp_path / "repo"
+    (root / "puzzles").mkdir(parents=True)
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    (root / "puzzles" / "big.txt").write_text(
+        f"---\ntitle: Big\ndate: 2026-01-01\nsize: 60\nseed: 0\n---\n{a} | First long one\n{b} | Second long one\n")
+    lines: list[str] = []
+    from site_builder.site import build_site
+
+    result = build_site(root, report=lines.append)
+    assert result.ok and "a size of 41 or less" in result.small_print["big"]
+    assert any(line.startswith("build  big:") and "printed squares 3." in line for line in lines), lines

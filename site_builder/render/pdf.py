@@ -33,7 +33,7 @@ from pathlib import Path
 
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before WeasyPrint loads pango)
 from .fonts import text_width
-from .svg import byline, grid_size, standalone_grid_svg, wrap
+from .svg import GRID, byline, grid_size, standalone_grid_svg, wrap
 from .text import clue_only, clue_text, paragraphs, printable_value
 from ..model import Layout, Puzzle
 
@@ -105,6 +105,7 @@ KEY_MAX_CELL = 15.0
 LANDSCAPE_RATIO = 1.6
 LANDSCAPE_GAIN = 1.2
 KEY_GRID_SHARE = 0.55  # at most this share of the key page's height goes to the solution grid
+SMALL_CELL = 12.75  # 4.5 mm, in the grid's 1/8 pt steps: a printed square under this is hard to write in (the build says so)
 
 
 # ------------------------------------------------------------- WeasyPrint
@@ -167,6 +168,29 @@ def sheet_for(puzzle: Puzzle, layout: Layout) -> Paper:
         return paper
     turned = paper.turned()
     return turned if plan_page(puzzle, layout, turned).cell >= LANDSCAPE_GAIN * upright else paper
+
+
+def small_squares(puzzle: Puzzle, layout: Layout) -> str:
+    """A note when even the grid alone on page one prints its squares under SMALL_CELL ('' otherwise).
+
+    Page one never takes a square under MIN_CELL to fit the clues beside the
+    grid, so what limits the square here is the grid itself: too many squares
+    across (or down) for the sheet. The note gives the size (front matter)
+    whose grids print at SMALL_CELL or more on the puzzle's paper.
+    """
+    if not layout.placements:
+        return ""
+    paper = paper_for(puzzle)
+    sheets = [paper, paper.turned()] if layout.cols > LANDSCAPE_RATIO * layout.rows else [paper]
+    best = max(_fit_cell(layout, p.content_width, p.content_height - masthead_height(puzzle, p), MAX_CELL)
+               for p in sheets)
+    if best >= SMALL_CELL:
+        return ""
+    margin = 2 * GRID.margin(SMALL_CELL, False)  # the outline round the squares
+    across = int((paper.content_width - margin) // SMALL_CELL)
+    down = int((paper.content_height - masthead_height(puzzle, paper) - margin) // SMALL_CELL)
+    return (f"printed squares {best / MM:.1f} mm, small to write in: a size of {min(across, down)} "
+            f"or less prints them at {SMALL_CELL / MM:.1f} mm or more on {paper.name} paper")
 
 
 def masthead_height(puzzle: Puzzle, paper: Paper) -> float:
