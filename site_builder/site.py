@@ -613,7 +613,11 @@ def _remove_stale(out: Path, published: set[str]) -> list[str]:
         ours = f"{d.name}.json" in names and names & {"index.html", f"{d.name}.svg", f"{d.name}.ipuz"} and \
             all(f.is_file() for f in d.iterdir()) and _is_layout_json(d / f"{d.name}.json")
         if ours:
-            shutil.rmtree(d)
+            try:
+                shutil.rmtree(d)
+            except OSError as exc:  # rmtree names a file by its name in the folder: name it in full
+                where = d / exc.filename if exc.filename and not os.path.isabs(exc.filename) else exc.filename or d
+                raise FileSystemError(OSError(exc.errno, exc.strerror, str(where))) from exc
             removed.append(d.name)
     return removed
 
@@ -670,7 +674,9 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
         raise template_error(exc) from None
     files.update(static_files())
     changed = []
-    for name in sorted(files):
+    # the tag pages and static files first, the index and feed last: a build that fails part-way (a tags/
+    # folder that cannot be written) leaves no index linking to a tag page it never wrote
+    for name in sorted(files, key=lambda name: ("/" not in name, name)):
         if write_atomic(out / name, files[name]):
             changed.append(out / name)
     # tag pages and static files that are no longer made

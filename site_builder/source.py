@@ -211,10 +211,15 @@ def _check_value(key: str, value: Any) -> Any:
         if not isinstance(value, list) or not all(isinstance(t, (str, int)) and not isinstance(t, bool) for t in value):
             raise ValueError("'tags' must be a list of words, like [tv, mystery]")
         tags = []
+        bad = [str(t).strip() for t in value if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", str(t).strip().lower())]
+        if bad:  # every bad tag at once, as written, each with a name that would do
+            fixes = [re.sub(r"[^a-z0-9]+", "-", unicodedata.normalize("NFKD", t).encode("ascii", "ignore").decode()
+                            .lower()).strip("-") for t in bad]
+            said = ", ".join(f"{t!r}" + (f" (say {f})" if f else "") for t, f in zip(bad, fixes))
+            raise ValueError(f"tag{'s' if len(bad) > 1 else ''} {said} must be lowercase letters, digits and single "
+                             "hyphens between them")
         for t in value:
             t = str(t).strip().lower()
-            if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", t):
-                raise ValueError(f"tag {t!r} must be lowercase letters, digits and single hyphens between them")
             if len(t) > MAX_TAG:
                 raise ValueError(f"tag {t[:20]!r}... is {len(t)} characters long; keep a tag to {MAX_TAG} (it names a page)")
             if t not in tags:
@@ -343,6 +348,65 @@ def _unclosed(exc: yaml.YAMLError, text: str) -> tuple[str, Any] | None:
     return None
 
 
+# characters YAML reads as syntax at the start of a plain value (`@` and the backtick are reserved)
+_VALUE_STARTS = {"@": "'@'", "`": "a backtick", "%": "'%'", "|": "'|'", ">": "'>'", "-": "'-'", "?": "'?'",
+                 "!": "'!'", "&": "'&'", "*": "'*'"}
+
+
+# YAML's problems that quoting the value mends (its others are brackets and structure)
+_QUOTING_FIXES = ("mapping values are not allowed", "cannot start any token", "expected <block end>",
+                  "expected a comment or a line break", "sequence entries are not allowed", "mapping keys are not allowed")
+
+
+def _quote_advice(key: str, value: str) -> str:
+    quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"put the value in quotes: {key}: {quoted}"
+
+
+def _slip(lines: list[str], start: int, stop: int) -> tuple[int, int, str] | None:
+    """(file line, column, advice) for the first everyday slip in front-matter lines start..stop (0-based,
+    stop the line YAML stopped on), or None: YAML names the line where it gave up, often the next one.
+
+    Structural slips (no ':' after a key, no space after it, '=' for ':') make YAML read on and fail a
+    line or two later, so every line up to `stop` is looked at; a value YAML cannot read (one holding
+    ': ', one starting with '@' or a quote followed by more) fails on its own line, so only `stop` is.
+    """
+    for i in range(start, min(stop, len(lines) - 1) + 1):
+        line = lines[i]
+        text = line.strip()
+        if not text or text.startswith("#") or line[0] in " \t" or text.startswith("- "):
+            continue  # a comment, a value's indented next line, a list item
+        m = re.match(r"([^\s:=#]+)([ \t]*)([:=]?)(.*)", line)
+        if m is None:
+            continue
+        key, space, sep, rest = m.groups()
+        known = key.lower() in KEYS
+        if sep == "=":
+            return i + 1, len(key) + len(space) + 1, f"write '{key}: value' with a colon and a space after it"
+        if not sep:
+            return i + 1, 1, (f"'{text[:40]}' has no ':' after its key; write 'key: value', like 'author: Jane Doe' "
+                              "(a value that goes on over more lines needs them indented)")
+        if rest and not rest[0].isspace() and (known or not re.match(r"//", rest)):
+            return i + 1, len(key) + len(space) + 2, f"put a space after '{key}:' ({key}: {rest.strip()})"
+        if i != stop:
+            continue
+        value = rest.strip()
+        if not value:
+            continue
+        if value[0] in "\"'":
+            end = value.find(value[0], 1)
+            if end > 0 and value[end + 1:].strip() and not value[end + 1:].strip().startswith("#"):
+                return i + 1, len(line) - len(rest.lstrip()) + 1, (
+                    f"text follows the closing quote; {_quote_advice(key, value)}")
+        elif value[0] in _VALUE_STARTS:
+            return i + 1, len(line) - len(rest.lstrip()) + 1, (
+                f"a value cannot start with {_VALUE_STARTS[value[0]]} in YAML; {_quote_advice(key, value)}")
+        elif ": " in value.split(" #")[0] or value.endswith(":"):
+            return i + 1, len(line) - len(rest.lstrip()) + 1, (
+                f"the value holds ': ', which YAML reads as another key; {_quote_advice(key, value)}")
+    return None
+
+
 def _parse_front_matter(path: str, lines: list[str], start: int, end: int, errors: list[PuzzleError]) -> dict[str, Any] | None:
     """Parse lines[start:end] (0-based) as a YAML mapping; line numbers in errors are the file's.
 
@@ -381,6 +445,17 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         col = mark.column + 1 if mark is not None else None
         if "'\\t'" in problem:
             problem += "; YAML takes no tabs here: use spaces"
+        elif mark is not None:
+            slip = _slip(lines, start, start + mark.line)
+            if slip is not None:
+                at, at_col, advice = slip
+                errors.append(PuzzleError(path, at, f"front matter is not valid YAML: {advice}", col=at_col))
+                return None
+            if lines[start + mark.line][:1] in (" ", "\t") and "mapping values" in problem:
+                problem += ("; this line is indented, so YAML reads it as more of the value above, where ': ' cannot "
+                            "be: start a key at the start of its line, or put the whole value in quotes")
+            elif any(kind in problem for kind in _QUOTING_FIXES):
+                problem += "; a value holding ': ' or ' #', or starting with a quote or one of @ ` | > - ?, goes in quotes"
         errors.append(PuzzleError(path, line, f"front matter is not valid YAML: {problem}", col=col))
         return None
     except RecursionError:
@@ -389,7 +464,11 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
     if node is None:
         return {}
     if not isinstance(node, yaml.MappingNode):
-        errors.append(PuzzleError(path, offset, "front matter must be 'key: value' lines"))
+        slip = _slip(lines, start, end - 1)  # `title:Foo` alone is one plain value, not a mapping
+        if slip is not None:
+            errors.append(PuzzleError(path, slip[0], f"front matter is not valid YAML: {slip[2]}", col=slip[1]))
+        else:
+            errors.append(PuzzleError(path, offset, "front matter must be 'key: value' lines"))
         return None
     constructor = yaml.SafeLoader(text)
     values: dict[str, Any] = {}
@@ -413,6 +492,16 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         if KEYS[key].kind == "text" and isinstance(value_node, yaml.ScalarNode):
             # text as written: YAML would read `007` as 7, `1.10` as 1.1, `Yes` as true, `12:30` as 750
             raw = value_node.value
+            end = value_node.end_mark
+            after = lines[start + end.line][end.column:] if start + end.line < len(lines) else ""
+            cut = re.match(r"\s+#\S", after) if value_node.style is None else None
+            if cut:
+                # `title: Puzzle #12`: YAML reads ' #12' on as a comment; '#' against a word is meant as text
+                whole = (raw + after.rstrip()) if end.line == value_node.start_mark.line else raw + " " + after.strip()
+                errors.append(PuzzleError(
+                    path, offset + end.line, f"'{key}' stops before '{after.strip()[:20]}': YAML reads ' #' and what "
+                    f"follows as a comment; {_quote_advice(key, whole)}", col=end.column + len(after) - len(after.lstrip()) + 1))
+                continue
             if not raw.strip() and KEYS[key].required:
                 rest = lines[start + value_node.start_mark.line][value_node.start_mark.column:]
                 hint = " (a value starting with '#' is a comment in YAML: put it in quotes)" if "#" in rest else ""

@@ -240,6 +240,36 @@ def test_a_folder_where_an_output_goes_fails_that_puzzle_only(tmp_path):
     assert again.ok and again.built == ["a"] and svg.is_file()
 
 
+def test_a_tag_page_that_cannot_be_written_leaves_the_index_as_it_was(tmp_path):
+    root = make_repo(tmp_path, a=small("A"))
+    build_site(root, report=quiet)
+    pub = root / "public"
+    before = {name: (pub / name).read_bytes() for name in ("index.html", "feed.xml")}
+    (pub / "tags" / "newtag.html").mkdir()  # in the way of the new tag's page
+    src = root / "puzzles" / "a.txt"
+    src.write_text(src.read_text().replace("tags: [pets]", "tags: [pets, newtag]"))
+    with pytest.raises(Exception, match="newtag.html"):
+        build_site(root, report=quiet)
+    assert {name: (pub / name).read_bytes() for name in before} == before  # no link to the page never written
+
+
+def test_a_folder_that_cannot_be_removed_is_named_in_full(tmp_path, monkeypatch):
+    from site_builder import site as site_mod
+    from site_builder.errors import FileSystemError
+
+    root = make_repo(tmp_path, a=small("A"), b=small("B"))
+    build_site(root, report=quiet)
+    (root / "puzzles" / "b.txt").unlink()
+
+    def refuse(path, *args, **kwargs):
+        raise PermissionError(13, "Operation not permitted", "b.json")  # as rmtree names it: inside the folder
+
+    monkeypatch.setattr(site_mod.shutil, "rmtree", refuse)
+    with pytest.raises(FileSystemError) as info:
+        build_site(root, report=quiet)
+    assert str(info.value).startswith(f"{root / 'public' / 'b' / 'b.json'}: cannot write or read this"), str(info.value)
+
+
 def test_build_outside_a_project_says_so(tmp_path):
     r = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(tmp_path)], capture_output=True, text=True)
     assert r.returncode == 2 and "no puzzles/ folder here" in r.stderr and "Traceback" not in r.stderr

@@ -326,3 +326,47 @@ def test_an_invisible_optional_value_is_no_value_and_lint_columns_survive_compos
     shown, at = one_line_positions(text)
     assert shown == "Caf\u00e9 au lait" and len(at) == len(shown)
     assert [text[i] for i in at] == ["C", "a", "f", "e", " ", "a", "u", " ", "l", "a", "i", "t"]
+
+
+@pytest.mark.parametrize(
+    "front, where, says",
+    [
+        # YAML gives up a line or more later than these slips: the error names the slip's own line
+        ("title:Twin Peaks\ndate: 2026-11-02", "p.txt:2:7:", "put a space after 'title:' (title: Twin Peaks)"),
+        ("title: T\ndate: 2026-11-02\nauthor Jane Doe\ntags: [tv]", "p.txt:4:1:", "'author Jane Doe' has no ':'"),
+        ("title: T\nauthor:Jane\ntags: [a]\ndate: 2026-01-01", "p.txt:3:8:", "put a space after 'author:'"),
+        ("title = Foo\ndate: 2026-01-01", "p.txt:2:7:", "write 'title: value' with a colon"),
+        ("title: T\ndate:2026-01-01\nsize:15", "p.txt:3:6:", "put a space after 'date:'"),
+        ("title:Foo", "p.txt:2:7:", "put a space after 'title:'"),
+        # values YAML cannot read: the fix is the value in quotes, spelt out
+        ("title: Star Wars: A New Hope\ndate: 2026-01-01", "p.txt:2:8:",
+         "the value holds ': ', which YAML reads as another key; put the value in quotes: title: \"Star Wars: A New Hope\""),
+        ("title: T\nauthor: @jane\ndate: 2026-01-01", "p.txt:3:9:", "cannot start with '@' in YAML; put the value in quotes: author: \"@jane\""),
+        ("title: T\ndescription: 'Quote' then more\ndate: 2026-01-01", "p.txt:3:14:",
+         "text follows the closing quote; put the value in quotes: description: \"'Quote' then more\""),
+        ("title: T\ndescription: | pipe first\ndate: 2026-01-01", "p.txt:3:14:", "cannot start with '|'"),
+        ("title: Foo\n  date: 2026-01-01", "p.txt:3:7:", "this line is indented, so YAML reads it as more of the value above"),
+    ],
+)
+def test_a_front_matter_slip_is_named_on_its_line_with_its_fix(front, where, says):
+    (error,) = errors_of(f"---\n{front}\n---\nBASIL | Herb\nLIBS | Freedoms\n")
+    assert error.startswith(where) and says in error, error
+
+
+def test_a_hash_against_a_word_is_not_taken_as_a_comment_silently():
+    errors = errors_of("---\ntitle: Puzzle #12\ndate: 2026-01-01\ncopyright: (c) 2026 #1 Crosswords\n"
+                       "description: Herbs  # a comment, as YAML has them\n---\nBASIL | Herb\nLIBS | Freedoms\n")
+    assert errors == [
+        "p.txt:2:15: 'title' stops before '#12': YAML reads ' #' and what follows as a comment; "
+        "put the value in quotes: title: \"Puzzle #12\"",
+        "p.txt:4:21: 'copyright' stops before '#1 Crosswords': YAML reads ' #' and what follows as a comment; "
+        "put the value in quotes: copyright: \"(c) 2026 #1 Crosswords\"",
+    ]
+    quoted = load_puzzle("---\ntitle: \"Puzzle #12\"\ndate: 2026-01-01\n---\nBASIL | Herb\nLIBS | Freedoms\n", path="p.txt")
+    assert quoted.meta.title == "Puzzle #12"
+
+
+def test_every_bad_tag_is_named_at_once_as_written():
+    (error,) = errors_of('---\ntitle: T\ndate: 2026-01-01\ntags: [ok, "A b", c/d, e_f, TV]\n---\nBASIL | Herb\nLIBS | Freedoms\n')
+    assert error == ("p.txt:4:7: tags 'A b' (say a-b), 'c/d' (say c-d), 'e_f' (say e-f) must be lowercase letters, "
+                     "digits and single hyphens between them")
