@@ -494,7 +494,7 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
             raw = value_node.value
             end = value_node.end_mark
             after = lines[start + end.line][end.column:] if start + end.line < len(lines) else ""
-            cut = re.match(r"\s+#\S", after) if value_node.style is None else None
+            cut = re.match(r"\s+#\S", after) if value_node.style is None and raw.strip() else None
             if cut:
                 # `title: Puzzle #12`: YAML reads ' #12' on as a comment; '#' against a word is meant as text
                 whole = (raw + after.rstrip()) if end.line == value_node.start_mark.line else raw + " " + after.strip()
