@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -27,6 +28,8 @@ WARNING = "warning"
 # characters is three full lines for one clue; the longest clue in the
 # Twin Peaks puzzle is 75. Past that a clue reads like a paragraph.
 LONG_CLUE = 120
+# A title is set in 22 pt on the PDF's masthead, where 80 characters fill about two lines of a page.
+LONG_TITLE = 80
 # A word of an answer this long (or longer) counts as a give-away when it shows
 # up in its own clue or in another answer. Three-letter words (THE, AND, BOB)
 # repeat harmlessly.
@@ -186,11 +189,19 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str]) -> 
     clue_seen: dict[str, Entry] = {}
     word_seen: dict[str, tuple[Entry, str]] = {}
     by_answer = {e.answer: e for e in entries}
+    holders = Counter(ch for e in entries for ch in set(e.answer))  # answers holding each letter
     for entry in entries:
         line = lines[entry.line - 1]
         clue_col = _clue_start(line) + 1
         cols = _clue_columns(line, entry.clue)  # the column of each character of the clue as read
         answer_col = len(line) - len(line.lstrip().lstrip("*").lstrip()) + 1
+
+        if len(entries) > 1 and all(holders[ch] == 1 for ch in entry.answer):
+            fate = "the build fails, as it is starred" if entry.required else "the grid leaves it out"
+            warn(entry, answer_col, (
+                f"{entry.display} shares no letter with any other answer, so nothing can cross it and {fate}; "
+                "add an answer that shares a letter with it, or drop it"
+            ), "no-crossing")
 
         hit = _answer_in_clue(entry, line)
         if hit is not None:
@@ -267,8 +278,15 @@ PRINTED_KEYS = {"title": "serif-bold", "author": "sans", "description": "serif-i
 
 
 def check_front_matter(path: str, meta: dict, lines: Sequence[str]) -> list[Diagnostic]:
-    """missing-glyph for the front matter's printed text (the title above all: it heads every picture)."""
+    """missing-glyph for the front matter's printed text (the title above all: it heads every picture),
+    and long-title."""
     out: list[Diagnostic] = []
+    title = meta.get("title")
+    if isinstance(title, str) and len(title) > LONG_TITLE:
+        lineno = next((i + 1 for i, ln in enumerate(lines) if re.match(r"title\s*:", ln)), None)
+        out.append(Diagnostic(path, lineno, None, WARNING, (
+            f"the title is {len(title)} characters, over {LONG_TITLE}; it heads the page, the index card, the "
+            "PDF and the pictures in large type, so shorten it (the description holds the rest)"), "long-title"))
     for key, face in PRINTED_KEYS.items():
         value = meta.get(key)
         if not isinstance(value, str) or not value:

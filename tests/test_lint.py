@@ -79,8 +79,8 @@ def warnings_for(tmp_path, body: str) -> list[str]:
         ("COOPER | Cooper's partner\nDIANE | x\n", ["5:answer-in-clue"]),
         ("CAFE | A café\nDIANE | x\n", ["5:answer-in-clue"]),
         # a two-letter answer only as a whole word
-        ("OX | An ox\nDIANE | x\n", ["5:answer-in-clue"]),
-        ("OX | Boxing beast\nDIANE | x\n", []),
+        ("OX | An ox\nDONNA | x\n", ["5:answer-in-clue"]),
+        ("OX | Boxing beast\nDONNA | x\n", []),
         # the stem: DANCED / DANCING, RUN / RUNNING
         ("DANCED | He dancing\nDIANE | x\n", ["5:answer-in-clue"]),
         ("RUNNING | Run fast\nDIANE | x\n", ["5:answer-in-clue"]),
@@ -89,7 +89,7 @@ def warnings_for(tmp_path, body: str) -> list[str]:
         ("RED ROOM | A red place\nDIANE | x\n", []),
         ("FIRE WALK WITH ME | Said with a wink\nDIANE | x\n", []),
         # a word inside a longer clue word is not the answer
-        ("OWL | Bowling night\nDIANE | x\n", []),
+        ("OWL | Bowling night\nDONNA | x\n", []),
     ],
 )
 def test_answer_in_clue(tmp_path, body, expected):
@@ -369,3 +369,15 @@ def test_clue_warnings_point_at_the_line_as_written(tmp_path):
     line = "GARDEN | Place    with     many    spaces      (6)"
     assert got["enumeration-in-clue"] == line.index("(6)") + 1
     assert got["missing-glyph"] == len("NOTES | Bell\x07\x07\x07\x07 then ") + 1
+
+
+def test_an_answer_sharing_no_letter_and_a_long_title_are_warned_of(tmp_path):
+    title = "A " + "very " * 20 + "long title"
+    f = tmp_path / "p.txt"
+    f.write_text(f"---\ntitle: {title}\ndate: 2026-05-06\n---\nBASIL | Herb\nTHYME | Herb too\nMYTH | Legend\n*QUZ | Q\n")
+    found = [(d.line, d.col, d.code) for d in lint_file(f) if d.level == "warning"]
+    assert found == [(2, None, "long-title"), (5, 1, "no-crossing"), (8, 2, "no-crossing")], found
+    messages = [d.message for d in lint_file(f)]
+    assert any("QUZ shares no letter" in m and "the build fails, as it is starred" in m for m in messages)
+    f.write_text("---\ntitle: Fine\ndate: 2026-05-06\n---\nBASIL | Herb\nLIBS | Freedoms\n")
+    assert not [d for d in lint_file(f) if d.level == "warning"]
