@@ -690,6 +690,11 @@ def read_puzzle(path: str | Path, *, require_front_matter: bool = True, size: in
     return load_puzzle(text, path=path, slug=slug, require_front_matter=require_front_matter, size=size)
 
 
+def _fence(line: str) -> bool:
+    """A line meant as a front-matter fence: '---', or a near miss ('----', '--- end', TOML's '+++')."""
+    return bool(re.match(r"(-{3,}|\+{3,})(\s.*)?$", line.rstrip()))
+
+
 def _loose_slug(path: Path) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-")
     return slug or "puzzle"
@@ -734,6 +739,11 @@ def parse_source(
     meta_values: dict[str, Any] = {}
     body_start = 0
     first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
+    if first is not None and lines[first].lstrip().startswith("#"):
+        # comment lines may come before the front matter, as they may anywhere in the entries
+        opening = next((i for i in range(first, len(lines)) if lines[i].strip() and not lines[i].lstrip().startswith("#")), None)
+        if opening is not None and _fence(lines[opening]):
+            first = opening
     has_front = first is not None and lines[first].strip() == "---"
 
     def result(entries: list[Entry]) -> ParsedSource:
@@ -753,12 +763,27 @@ def parse_source(
             "a puzzle starts with '---', 'title: ...', 'date: YYYY-MM-DD', '---', then 'ANSWER | clue' lines"
             if require_front_matter else "add lines like 'ANSWER | clue'")))
         return result([])
-    if has_front:
+    if not has_front and _fence(lines[first]):
+        # '----', '--- yaml' or TOML's '+++': one error for the fence, not one per front-matter line
+        fence = lines[first].strip()
+        how = "front matter in '+++' (TOML) is not read" if fence.startswith("+") else f"'{fence[:20]}' does not open the front matter"
+        errors.append(PuzzleError(shown, first + 1, f"{how}; the front matter opens and closes with a line of "
+                                  "exactly '---', and holds 'key: value' lines", col=1))
+        close = next((i for i in range(first + 1, len(lines)) if _fence(lines[i])), None)
+        if close is None:
+            return result([])
+        body_start = close + 1
+    elif has_front:
         # the closing fence starts its line: an indented '---' belongs to a value (a `notes: |` block)
         close = next((i for i in range(first + 1, len(lines)) if lines[i].rstrip() == "---"), None)
         if close is None:
             indented = next((i for i in range(first + 1, len(lines)) if lines[i].strip() == "---"), None)
-            if indented is not None:
+            near = next((i for i in range(first + 1, len(lines)) if _fence(lines[i]) or lines[i].rstrip() == "..."), None)
+            if near is not None and (indented is None or near < indented):
+                errors.append(PuzzleError(
+                    shown, near + 1, f"front matter opened with '---' is never closed: this line is "
+                    f"'{lines[near].strip()[:20]}', and the closing line is '---' alone; make it '---'", col=1))
+            elif indented is not None:
                 errors.append(PuzzleError(
                     shown, indented + 1,
                     "front matter opened with '---' is never closed; a closing '---' starts its line, and this one "

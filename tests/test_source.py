@@ -370,3 +370,27 @@ def test_every_bad_tag_is_named_at_once_as_written():
     (error,) = errors_of('---\ntitle: T\ndate: 2026-01-01\ntags: [ok, "A b", c/d, e_f, TV]\n---\nBASIL | Herb\nLIBS | Freedoms\n')
     assert error == ("p.txt:4:7: tags 'A b' (say a-b), 'c/d' (say c-d), 'e_f' (say e-f) must be lowercase letters, "
                      "digits and single hyphens between them")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("---\ntitle: T\ndate: 2026-01-01\n--- end\nBASIL | Herb\nLIBS | Freedoms\n",
+         ["p.txt:4:1: front matter opened with '---' is never closed: this line is '--- end', and the closing line "
+          "is '---' alone; make it '---'"]),
+        ("----\ntitle: T\ndate: 2026-01-01\n----\nBASIL | Herb\nLIBS | Freedoms\n",
+         ["p.txt:1:1: '----' does not open the front matter; the front matter opens and closes with a line of "
+          "exactly '---', and holds 'key: value' lines"]),
+        ('+++\ntitle = "T"\n+++\nBASIL | Herb\nLIBS | Freedoms\n',
+         ["p.txt:1:1: front matter in '+++' (TOML) is not read; the front matter opens and closes with a line of "
+          "exactly '---', and holds 'key: value' lines"]),
+    ],
+)
+def test_a_near_miss_fence_is_one_error_that_names_it(text, expected):
+    assert errors_of(text) == expected
+
+
+def test_comment_lines_may_come_before_the_front_matter():
+    puzzle = load_puzzle("# Herbs, for the May issue\n\n---\ntitle: T\ndate: 2026-01-01\n---\nBASIL | Herb\nLIBS | Freedoms\n",
+                         path="p.txt")
+    assert puzzle.meta.title == "T" and [e.answer for e in puzzle.entries] == ["BASIL", "LIBS"]
