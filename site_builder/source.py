@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import difflib
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -630,6 +631,8 @@ def decode_source(data: bytes, path: str | Path) -> str:
         utf16 = head[:2] in (b"\xff\xfe", b"\xfe\xff") or len(head) >= 8 and any(
             zeros.count(0) >= 0.9 * len(zeros) and not text.count(0) for zeros, text in ((even, odd), (odd, even))
         )
+        if head[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+            raise PuzzleError(path, None, "this file is UTF-32 text; save it as UTF-8")
         if utf16:
             raise PuzzleError(
                 path, None, "this file is UTF-16 text (Notepad's 'Unicode'); save it as UTF-8 (in Notepad: Save as, Encoding: UTF-8)"
@@ -670,6 +673,9 @@ def read_source(path: str | Path) -> str:
     except PuzzleError:
         raise
     except FileNotFoundError as exc:
+        if path.is_symlink():  # `ls` lists it, so "no such file" would puzzle: say where it leads
+            raise PuzzleError(path, None, f"this is a link to {os.readlink(path)}, which does not exist; "
+                              "point it at the puzzle file, or remove it") from exc
         raise PuzzleError(path, None, "cannot read the file: no such file; check the name") from exc
     except PermissionError as exc:
         raise PuzzleError(path, None, "cannot read the file: permission denied; make it readable (chmod u+r)") from exc
@@ -820,6 +826,13 @@ def parse_source(
             continue
         lead = len(raw) - len(raw.lstrip()) + 1
         if "|" not in raw:
+            lookalike = next((ch for ch in "\uff5c\u2223\u01c0\u00a6\u2502\u2758" if ch in raw), None)
+            if lookalike:  # a full-width bar from an Asian input method, a divides sign, a box-drawing line
+                errors.append(PuzzleError(
+                    shown, lineno, f"expected 'ANSWER | clue'; this line has '{lookalike}' "
+                    f"({unicodedata.name(lookalike, 'a bar').lower()}) where the plain '|' goes: type '|'",
+                    col=raw.index(lookalike) + 1))
+                continue
             errors.append(PuzzleError(shown, lineno, "expected 'ANSWER | clue'; this line has no '|'", col=lead))
             continue
         answer_part, clue = raw.split("|", 1)
@@ -839,7 +852,7 @@ def parse_source(
             errors.append(PuzzleError(shown, lineno, f"bad answer {answer_raw!r}: {exc}", col=bad))
             continue
         if not norm.letters:
-            errors.append(PuzzleError(shown, lineno, f"the answer {answer_raw!r} has no letters", col=col))
+            errors.append(PuzzleError(shown, lineno, f"the answer {answer_raw!r} has no letters; spell it in letters", col=col))
             continue
         if len(norm.letters) < 2:
             errors.append(PuzzleError(shown, lineno, f"the answer {answer_raw!r} is one letter; answers need at least two", col=col))

@@ -394,3 +394,17 @@ def test_comment_lines_may_come_before_the_front_matter():
     puzzle = load_puzzle("# Herbs, for the May issue\n\n---\ntitle: T\ndate: 2026-01-01\n---\nBASIL | Herb\nLIBS | Freedoms\n",
                          path="p.txt")
     assert puzzle.meta.title == "T" and [e.answer for e in puzzle.entries] == ["BASIL", "LIBS"]
+
+
+def test_a_broken_link_a_utf32_file_and_a_fullwidth_bar_say_what_they_are(tmp_path):
+    from site_builder.source import decode_source, read_source
+
+    link = tmp_path / "gone.txt"
+    link.symlink_to(tmp_path / "nowhere" / "x.txt")
+    with pytest.raises(PuzzleError, match=r"this is a link to .*nowhere/x.txt, which does not exist; point it"):
+        read_source(link)
+    with pytest.raises(PuzzleError, match=r"this file is UTF-32 text; save it as UTF-8"):
+        decode_source("---\ntitle: T\n---\n".encode("utf-32"), "p.txt")
+    assert errors_of(f"{HEAD}BASIL \uff5c Herb\nLIBS | Freedoms\n") == [
+        "p.txt:5:7: expected 'ANSWER | clue'; this line has '\uff5c' (fullwidth vertical line) where the plain '|' "
+        "goes: type '|'"]
