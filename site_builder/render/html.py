@@ -137,21 +137,27 @@ def _clue_model(p: Placement) -> dict:
     }
 
 
-def puzzle_data(puzzle: Puzzle, layout: Layout) -> dict:
-    """What player.js needs, embedded in the page as JSON."""
-    order = sorted(layout.cells)
-    letters = "".join(layout.cells[rc] for rc in order)
+def storage_key(puzzle: Puzzle, layout: Layout) -> str:
+    """Where the player keeps a solver's progress in localStorage (the index reads it too): the slug and a
+    digest of the grid, so progress in a grid whose answers have changed is never shown in the new one."""
     digest = hashlib.sha256(
         (f"{layout.rows}x{layout.cols}:" + ";".join(f"{p.row},{p.col},{p.direction.value},{p.entry.answer}"
                                                   for p in layout.placements)).encode("utf-8")
     ).hexdigest()[:12]
+    return f"crossword-press:{puzzle.slug}:{digest}"
+
+
+def puzzle_data(puzzle: Puzzle, layout: Layout) -> dict:
+    """What player.js needs, embedded in the page as JSON."""
+    order = sorted(layout.cells)
+    letters = "".join(layout.cells[rc] for rc in order)
     return {
         "version": 1,
         "slug": puzzle.slug,
         "title": puzzle.meta.title,
         "rows": layout.rows,
         "cols": layout.cols,
-        "storageKey": f"crossword-press:{puzzle.slug}:{digest}",
+        "storageKey": storage_key(puzzle, layout),
         "cells": [[r, c] for r, c in order],
         "solution": encode_solution(puzzle.slug, letters),
         "entries": [

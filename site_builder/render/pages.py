@@ -9,6 +9,7 @@ from pathlib import Path
 import jinja2
 
 from ..config import SiteConfig
+from .html import storage_key
 from .text import long_date, printable_value
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -54,6 +55,11 @@ def _entry(info) -> dict:
         "pdf": f"{slug}/{slug}.pdf",
         "solution": f"{slug}/{slug}-solution.svg",
         "thumb": f"{slug}/{slug}-thumb.png",
+        "key": storage_key(p, layout),  # archive.js shows the solver's progress from it
+        "cells": len(layout.cells),
+        # what the archive's finder matches a query against
+        "find": " ".join(x for x in (p.meta.title, p.meta.author, p.meta.description, p.meta.difficulty,
+                                     " ".join(p.meta.tags), long_date(p.meta.date, weekday=False)) if x),
     }
 
 
@@ -74,6 +80,7 @@ def site_pages(infos: list, config: SiteConfig, fingerprint: str | None = None) 
     for e, info in zip(entries, infos):
         if not e["author"]:
             e["author"] = config.author
+            e["find"] = f"{e['find']} {config.author}" if config.author else e["find"]
     key = (fingerprint, str(TEMPLATES), config, tuple(tuple(e.items()) for e in entries)) if fingerprint else None
     if key is not None and _last and _last[0][0] == key:
         return dict(_last[0][1])

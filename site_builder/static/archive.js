@@ -1,0 +1,125 @@
+/* The archive's index and tag pages: each card shows the solver's progress
+ * (kept by player.js in localStorage under the card's data-key), and the
+ * finder narrows the cards by words of their title, author, description,
+ * tags or date, and by progress. Without script the page is a plain list:
+ * the finder stays hidden and no card says anything about progress.
+ */
+(function () {
+  'use strict';
+
+  var cards = Array.prototype.slice.call(document.querySelectorAll('.card[data-key]'));
+  if (!cards.length) return;
+
+  function storage() {
+    try { return window.localStorage; } catch (err) { return null; }  // blocked storage throws on access
+  }
+
+  function formatTime(ms) {  // as the player shows its clock
+    var s = Math.floor(ms / 1000);
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    var mm = h ? String(m).padStart(2, '0') : String(m);
+    return (h ? h + ':' : '') + mm + ':' + String(sec).padStart(2, '0');
+  }
+
+  // 'new', 'started' or 'done', and what the card says: read the way the player reads a save, so a
+  // save it would not take (another version of the grid, a hand-edited one) shows nothing here either
+  function progress(card) {
+    var store = storage();
+    var raw = null;
+    try { raw = store && store.getItem(card.getAttribute('data-key')); } catch (err) { raw = null; }
+    var cells = Number(card.getAttribute('data-cells'));
+    var state = null;
+    try { state = raw ? JSON.parse(raw) : null; } catch (err) { state = null; }
+    if (!state || state.v !== 1 || typeof state.letters !== 'string' || state.letters.length !== cells ||
+        !/^[A-Z.]*$/.test(state.letters)) {
+      return { state: 'new', text: '' };
+    }
+    if (state.solved) {
+      var clock = Number(state.elapsed);
+      var time = clock > 0 && clock <= 100 * 3600 * 1000 ? ' in ' + formatTime(clock) : '';
+      return state.gaveUp ? { state: 'done', text: 'Revealed' } : { state: 'done', text: 'Solved' + time };
+    }
+    var filled = state.letters.replace(/\./g, '').length;
+    if (!filled) return { state: 'new', text: '' };
+    return { state: 'started', text: 'In progress, ' + Math.max(1, Math.floor(100 * filled / cells)) + '% filled' };
+  }
+
+  function showProgress() {
+    cards.forEach(function (card) {
+      var p = progress(card);
+      card.setAttribute('data-progress', p.state);
+      var badge = card.querySelector('.progress');
+      if (!p.text) {
+        if (badge) badge.parentNode.removeChild(badge);
+        return;
+      }
+      if (!badge) {
+        badge = document.createElement('p');
+        badge.className = 'progress';
+        var title = card.querySelector('.card-title');
+        title.parentNode.insertBefore(badge, title.nextSibling);
+      }
+      badge.setAttribute('data-state', p.state);
+      badge.textContent = p.text;
+    });
+  }
+
+  // ------------------------------------------------------------ the finder
+
+  var form = document.querySelector('.finder');
+  var input = form && form.querySelector('#find');
+  var show = form && form.querySelector('#show');
+  var status = form && form.querySelector('.find-count');
+
+  // lower case, accents off, so 'creme' finds 'Crème'
+  function fold(text) {
+    var s = String(text).toLowerCase();
+    return s.normalize ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : s;
+  }
+
+  var haystacks = cards.map(function (card) { return fold(card.getAttribute('data-find') || ''); });
+
+  function applyFilter() {
+    if (!form) return;
+    var words = fold(input.value).split(/\s+/).filter(Boolean);
+    var wanted = show.value;
+    var shown = 0;
+    cards.forEach(function (card, i) {
+      var match = words.every(function (w) { return haystacks[i].indexOf(w) >= 0; }) &&
+        (!wanted || card.getAttribute('data-progress') === wanted);
+      card.hidden = !match;
+      if (match) shown++;
+    });
+    // a year with no card left to show goes too, heading and all
+    Array.prototype.forEach.call(document.querySelectorAll('section.year'), function (section) {
+      section.hidden = !section.querySelector('.card:not([hidden])');
+    });
+    if (!words.length && !wanted) {
+      status.textContent = '';
+    } else if (!shown) {
+      status.textContent = 'No puzzle matches.';
+    } else {
+      status.textContent = 'Showing ' + shown + ' of ' + cards.length + ' puzzles.';
+    }
+  }
+
+  if (form) {
+    form.hidden = false;
+    form.addEventListener('submit', function (e) { e.preventDefault(); });  // Enter filters; nothing to send
+    input.addEventListener('input', applyFilter);
+    show.addEventListener('change', applyFilter);
+    input.addEventListener('keydown', function (e) {
+      if (e.key === 'Escape' && input.value) { input.value = ''; applyFilter(); }
+    });
+  }
+
+  function refresh() { showProgress(); applyFilter(); }
+
+  // a puzzle solved in another tab shows here at once; coming back to this page (the back button keeps
+  // the page, and the fields, as they were) shows what was done meanwhile
+  window.addEventListener('storage', function (e) {
+    if (e.key === null || /^crossword-press:/.test(e.key)) refresh();
+  });
+  window.addEventListener('pageshow', refresh);
+  refresh();
+})();
