@@ -100,8 +100,13 @@ def _write_stdout(data: str | bytes) -> int:
     """Write one --format output to stdout as bytes (UTF-8 for text)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     sys.stdout.flush()
-    sys.stdout.buffer.write(raw)
-    sys.stdout.buffer.flush()
+    try:
+        sys.stdout.buffer.write(raw)
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # `generate --format puz > /dev/full`: the output failed, not the layout
+        raise _OutputFailed(exc.errno, exc.strerror) from exc
     return 0
 
 
@@ -384,8 +389,6 @@ def _on_signal(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-
-
 def _quiet_stdout() -> None:
     """Point standard output at /dev/null, so the interpreter's flush at exit has nothing left to fail on."""
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -432,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     args, unknown = parser.parse_known_args(words)
     if unknown:
         # `build --bogus`: the usage to show is build's, not the list of commands (`--bogus build` gets that)
-        if args.command in words and words.index(args.command) < words.index(unknown[0]):
+        if args.command in words and unknown[0] in words and words.index(args.command) < words.index(unknown[0]):
             parser = args.commands[args.command]
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if sys.stdout is None:  # started with its output closed (`>&-`, as cron may): what it says goes nowhere

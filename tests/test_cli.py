@@ -381,6 +381,10 @@ def test_output_that_cannot_be_written_is_named_as_the_output(tmp_path):
         assert "cannot write the command's output: No space left on device" in r.stderr, r.stderr
         assert "cannot write or read this" not in r.stderr and "Traceback" not in r.stderr
     assert (root / "public" / "tp" / "index.html").is_file()
+    with open("/dev/full", "w") as full:  # a binary export written straight to the stream's buffer
+        r = subprocess.run([sys.executable, "-m", "site_builder", "generate", "--words", TP, "--seed", "3",
+                            "--format", "puz"], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 2 and "cannot write the command's output" in r.stderr, r.stderr
 
 
 def test_a_users_folder_with_a_json_and_svg_of_its_name_is_not_removed(tmp_path):
