@@ -1202,3 +1202,29 @@ def test_a_right_to_left_clue_keeps_its_enumeration_after_it(browser, tmp_path):
             assert enum_left >= rtl_right - 0.5, f"{p.answer}: the clue bar shows the enumeration left of the clue"
     finally:
         page.close()
+
+
+# ---------------------------------------------------------------- 15. phones (QA phone-s11)
+
+# 200% text on the narrowest phone (WCAG's reflow width): root font doubled before the player starts
+BIG_TEXT = "document.addEventListener('DOMContentLoaded', () => { document.documentElement.style.fontSize = '200%'; })"
+
+
+@pytest.mark.parametrize("slug", ["kitchen-herbs", "world-capitals"])
+def test_at_200_percent_text_nothing_is_wider_than_a_narrow_phone(open_page, slug):
+    # not is_mobile: Chromium would widen the layout to the content and hide the overflow by zooming out
+    p = open_page(slug, viewport={"width": 320, "height": 640}, has_touch=True)
+    p.context.add_init_script(BIG_TEXT)
+    p.page.reload()
+    assert p.page.evaluate("getComputedStyle(document.documentElement).fontSize") == "32px"
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= 320
+    edges = p.page.evaluate("""() => [...document.querySelectorAll('summary.btn, .clue-list')].map(el => {
+        const r = el.getBoundingClientRect(); return [el.textContent.trim().slice(0, 12), r.left, r.right]; })""")
+    assert all(left >= 0 and right <= 320 for _, left, right in edges), edges
+    # each menu, open, is on the screen too
+    for i in range(3):
+        p.page.locator("summary.btn").nth(i).click()
+        p.page.wait_for_timeout(50)
+        box = p.page.evaluate(f"(() => {{ const r = document.querySelectorAll('.menu-items')[{i}].getBoundingClientRect(); return [r.left, r.right]; }})()")
+        assert box[0] >= 0 and box[1] <= 320, (i, box)
+        p.page.keyboard.press("Escape")  # it covers the next menu's button

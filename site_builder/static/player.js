@@ -961,11 +961,22 @@
     if (!userPaused) focusGrid();
   });
 
+  // A menu opens under its button, leftwards from its right edge; on a narrow screen at 200% text the
+  // first one ran off the screen's left edge that way: then it is moved back onto the screen.
+  function fitMenu(menu) {
+    var items = menu.querySelector('.menu-items');
+    items.style.right = '';
+    var r = items.getBoundingClientRect(), edge = 8;
+    var shift = r.left < edge ? edge - r.left : r.right > window.innerWidth - edge ? window.innerWidth - edge - r.right : 0;
+    if (shift) items.style.right = -shift + 'px';
+  }
+
   // Menus: one open at a time; Escape or a click elsewhere closes them.
   var menus = Array.prototype.slice.call(player.querySelectorAll('details.menu'));
   menus.forEach(function (menu) {
     menu.addEventListener('toggle', function () {
       if (menu.open) menus.forEach(function (m) { if (m !== menu) m.open = false; });
+      if (menu.open) fitMenu(menu);
     });
     menu.addEventListener('keydown', function (e) {
       if (e.key === 'Escape' && menu.open) {
