@@ -1228,3 +1228,12 @@ def test_at_200_percent_text_nothing_is_wider_than_a_narrow_phone(open_page, slu
         box = p.page.evaluate(f"(() => {{ const r = document.querySelectorAll('.menu-items')[{i}].getBoundingClientRect(); return [r.left, r.right]; }})()")
         assert box[0] >= 0 and box[1] <= 320, (i, box)
         p.page.keyboard.press("Escape")  # it covers the next menu's button
+
+
+@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 915, "height": 412}])
+def test_a_phone_turned_sideways_does_not_show_the_keyboard_hint(open_page, viewport):
+    p = open_page("kitchen-herbs", viewport=viewport, is_mobile=True, has_touch=True)
+    assert p.page.is_hidden(".hint")
+    # a desktop window as narrow still shows it (its keys are there)
+    q = open_page("kitchen-herbs", viewport=viewport)
+    assert q.page.is_visible(".hint")
