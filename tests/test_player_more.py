@@ -1237,3 +1237,35 @@ def test_a_phone_turned_sideways_does_not_show_the_keyboard_hint(open_page, view
     # a desktop window as narrow still shows it (its keys are there)
     q = open_page("kitchen-herbs", viewport=viewport)
     assert q.page.is_visible(".hint")
+
+
+TARGETS = """(sels) => sels.map(sel => [...document.querySelectorAll(sel)].filter(el => el.getClientRects().length)
+    .map(el => { const r = el.getBoundingClientRect(); return [sel, el.textContent.trim().slice(0, 12), Math.round(r.width), Math.round(r.height)]; }))
+    .flat()"""
+
+
+def test_a_touch_screen_gets_controls_a_finger_can_hit_and_a_mouse_keeps_compact_ones(open_page, browser, tmp_path):
+    from site_builder.site import PuzzleInfo
+
+    tools = [".btn.pause", "summary.btn", ".clue-step", ".menu-items button", ".downloads a"]
+    p = open_page("kitchen-herbs", viewport={"width": 412, "height": 839}, is_mobile=True, has_touch=True)
+    p.page.evaluate("document.querySelectorAll('details.menu').forEach(d => { d.open = true; })")
+    sizes = p.page.evaluate(TARGETS, tools)
+    assert {s[0] for s in sizes} == set(tools)
+    small = [s for s in sizes if s[2] < 44 or s[3] < 44]
+    assert not small, small
+    # the desktop is not made clumsy: a mouse keeps the compact tools
+    d = open_page("kitchen-herbs", **DESKTOP)
+    assert all(s[3] < 40 for s in d.page.evaluate(TARGETS, [".btn.pause", "summary.btn", ".downloads a"]))
+    # the archive's card links
+    puzzle = load_puzzle(SMALL, slug="allotment")
+    write_archive(tmp_path, [PuzzleInfo(puzzle, _build(tmp_path, puzzle))])
+    for touch, smallest in ((True, 44), (False, 0)):
+        context = browser.new_context(viewport={"width": 412, "height": 839}, is_mobile=touch, has_touch=touch)
+        page = context.new_page()
+        page.goto((tmp_path / "index.html").as_uri())
+        links = page.evaluate(TARGETS, [".links > *"])
+        width = page.evaluate("document.documentElement.scrollWidth")
+        context.close()
+        assert len(links) >= 3 and width <= 412
+        assert all(min(w, h) >= smallest for _, _, w, h in links) and (touch or all(h < 30 for *_, h in links)), links
