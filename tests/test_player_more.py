@@ -1269,3 +1269,24 @@ def test_a_touch_screen_gets_controls_a_finger_can_hit_and_a_mouse_keeps_compact
         context.close()
         assert len(links) >= 3 and width <= 412
         assert all(min(w, h) >= smallest for _, _, w, h in links) and (touch or all(h < 30 for *_, h in links)), links
+
+
+def test_the_clue_bars_arrows_keep_the_keyboard_on_the_grid(open_page):
+    """A phone's keyboard closes when the field loses focus: a tap on › used to blur it and focus it again."""
+    p = open_page("kitchen-herbs", **PHONE)
+    word = p.layout.across[0]
+    p.page.tap(f"#{cell_id(word.cells()[0])}")
+    p.page.evaluate("""() => { window.focusLog = []; const input = document.getElementById('grid-input');
+        ['focus', 'blur'].forEach(t => input.addEventListener(t, () => focusLog.push(t))); }""")
+    before = p.active_clue()
+    p.page.tap(".clue-step[data-action='next-clue']")
+    p.page.tap(".clue-step[data-action='next-clue']")
+    p.page.tap(".clue-step[data-action='prev-clue']")
+    assert p.page.evaluate("focusLog") == []
+    assert p.focused() == "grid-input"
+    assert p.active_clue() != before
+    # with a mouse the arrows work as before, and the keyboard goes on typing into the grid
+    d = open_page("kitchen-herbs", **DESKTOP)
+    d.page.click(f"#{cell_id(word.cells()[0])}")
+    d.page.click(".clue-step[data-action='next-clue']")
+    assert d.focused() == "grid-input" and d.active_clue() != f"clue-across-{word.number}"

@@ -1032,6 +1032,11 @@
     if (barHadKeys && document.activeElement !== input) input.focus({ preventScroll: true });
     barHadKeys = false;
   });
+  // nor must the bar's arrows: a phone's keyboard went down and up again on every step from clue to clue
+  // (the click gives the grid the keyboard anyway; Tab and Enter still reach them)
+  Array.prototype.forEach.call(clueBar.querySelectorAll('.clue-step'), function (step) {
+    step.addEventListener('mousedown', function (e) { e.preventDefault(); });
+  });
 
   var start = saved && saved.cursor && cellAt[saved.cursor[0] + ',' + saved.cursor[1]];
   if (start) select(start, saved.cursor[2] === 'down' ? 'down' : 'across');
