@@ -710,7 +710,9 @@ def test_menu_buttons_are_named_without_their_arrow(open_page):
 
 def test_a_long_paste_saves_once(open_page):
     p = open_page("world-capitals")
-    p.page.click(".cell")
+    # a paste fills the answer it starts in, and stops at its end: one of ten letters or more
+    word = next(q for q in p.layout.placements if len(q.answer) >= 10)
+    p.page.click(f"#clue-{word.direction.value}-{word.number}")
     calls = p.page.evaluate("""() => {
         let n = 0; const real = Storage.prototype.setItem;
         Storage.prototype.setItem = function (k, v) { n++; return real.call(this, k, v); };
@@ -1290,3 +1292,48 @@ def test_the_clue_bars_arrows_keep_the_keyboard_on_the_grid(open_page):
     d.page.click(f"#{cell_id(word.cells()[0])}")
     d.page.click(".clue-step[data-action='next-clue']")
     assert d.focused() == "grid-input" and d.active_clue() != f"clue-across-{word.number}"
+
+
+def test_a_paste_or_a_two_word_suggestion_fills_its_answer_and_goes_no_further(open_page):
+    """'basil leaves' into BASIL wrote LEAVES over the next answer."""
+    p = open_page("kitchen-herbs", **PHONE)
+    basil = next(q for q in p.layout.placements if q.answer == "BASIL")
+    others = sorted(p.layout.placements, key=lambda q: -len(q.answer))
+    dispatch_words(p, [q for q in others if not set(q.cells()) & set(basil.cells())][:3])  # letters a spill would overwrite
+    before = p.grid_letters()
+
+    def changed():
+        now = p.grid_letters()
+        return {rc: ch for rc, ch in now.items() if ch != before[rc]}
+
+    def start():
+        p.page.tap(f"#{cell_id(basil.cells()[0])}")
+        if p.active_clue() != f"clue-{basil.direction.value}-{basil.number}":
+            p.page.tap(f"#{cell_id(basil.cells()[0])}")
+        assert p.current() == cell_id(basil.cells()[0])
+
+    def clear():
+        p.page.click(f"#clue-{basil.direction.value}-{basil.number}")  # a full answer: the cursor moved on
+        p.page.click("summary:has-text('Clear')")
+        p.page.click("[data-action='clear-word']")
+        assert not changed()
+
+    filled = {rc: ch for rc, ch in zip(basil.cells(), "BASIL")}
+    # a keyboard's two-word suggestion, committed in one go
+    start()
+    p.context.new_cdp_session(p.page).send("Input.insertText", {"text": "basil leaves"})
+    assert changed() == filled
+    clear()
+    # a paste longer than the answer
+    start()
+    p.page.evaluate("""() => { const input = document.getElementById('grid-input');
+        input.value = 'basilxyz';
+        input.dispatchEvent(new InputEvent('input', {inputType: 'insertFromPaste', data: 'basilxyz', bubbles: true})); }""")
+    assert changed() == filled
+    clear()
+    # a suggestion taken while composing, then taken back by the keyboard: only what went in comes out
+    start()
+    p.page.evaluate(COMPOSE, [["start", "", ""], ["compose", "ba", "ba"], ["compose", "basil leaves", "basil leaves"]])
+    assert changed() == filled
+    p.page.evaluate(COMPOSE, [["compose", "basil", "basil"], ["compose", "basi", "basi"], ["end", "", "basi"]])
+    assert changed() == {rc: ch for rc, ch in filled.items() if ch != "L"}

@@ -740,8 +740,16 @@
     batching = true;
     try {
       for (var i = fieldText.length; i > k; i--) untype();
+      // Letters that come in one go (a paste, a keyboard's suggestion of two words) fill the answer they
+      // start in and stop at its end: 'basil leaves' in a five-letter answer wrote LEAVES over the next
+      // one. The rest is dropped, but still has its place in `composed`, so that a keyboard taking those
+      // letters back undoes nothing.
+      var end = now.length - k > 1 && cur ? currentEntry().cells[currentEntry().cells.length - 1] : null;
+      var full = false;
       for (var j = k; j < now.length; j++) {
         if (!cur) break;
+        if (full) { composed.push(null); continue; }
+        full = cur === end;
         composed.push({ cell: cur, dir: dir, letter: cur.letter, wrong: cur.wrong });
         typeLetter(now[j]);
       }
@@ -753,8 +761,9 @@
   }
 
   function untype() {
+    if (!composed.length) { backspace(); return; }
     var was = composed.pop();
-    if (!was) { backspace(); return; }
+    if (!was) return;  // a letter dropped at the end of an answer: nothing went in to take back
     keyStatus();
     select(was.cell, was.dir);
     if (!locked(was.cell)) {
