@@ -1337,3 +1337,70 @@ def test_a_paste_or_a_two_word_suggestion_fills_its_answer_and_goes_no_further(o
     assert changed() == filled
     p.page.evaluate(COMPOSE, [["compose", "basil", "basil"], ["compose", "basi", "basi"], ["end", "", "basi"]])
     assert changed() == {rc: ch for rc, ch in filled.items() if ch != "L"}
+
+
+# A phone's keyboard over the page, as iOS Safari and Chrome for Android (108 on) have it: the visual
+# viewport loses window.__keyboard px at its foot, and its top is window.__shownTop px down the layout
+# viewport (iOS pushes it down); innerHeight stays the whole screen.
+KEYBOARD_OVER = """(() => {
+    window.__keyboard = 0; window.__shownTop = 0;
+    const proto = VisualViewport.prototype;
+    const height = Object.getOwnPropertyDescriptor(proto, 'height').get;
+    const offsetTop = Object.getOwnPropertyDescriptor(proto, 'offsetTop').get;
+    Object.defineProperty(proto, 'height', {configurable: true, get() { return height.call(this) - window.__keyboard - window.__shownTop; }});
+    Object.defineProperty(proto, 'offsetTop', {configurable: true, get() { return offsetTop.call(this) + window.__shownTop; }});
+})()"""
+SHOWN = """() => { const r = document.querySelector('.cell.current').getBoundingClientRect();
+    const bar = document.querySelector('.clue-bar').getBoundingClientRect();
+    return [r.top, r.bottom, bar.bottom, visualViewport.offsetTop + visualViewport.height]; }"""
+
+
+def keyboard_over(p: Page, height: int, top: int = 0) -> None:
+    p.page.evaluate(f"() => {{ window.__keyboard = {height}; window.__shownTop = {top}; visualViewport.dispatchEvent(new Event('resize')); }}")
+
+
+def test_typing_down_keeps_the_cursor_above_a_keyboard_over_the_page(open_page):
+    p = open_page("world-capitals", viewport={"width": 412, "height": 839}, is_mobile=True, has_touch=True)
+    p.context.add_init_script(KEYBOARD_OVER)
+    p.page.reload()
+    assert "interactive-widget=resizes-content" in p.page.get_attribute("meta[name=viewport]", "content")
+    word = max(p.layout.down, key=lambda q: len(q.answer))
+    assert len(word.answer) >= 10
+    first = f"#{cell_id(word.cells()[0])}"
+    keyboard_over(p, 330)
+    p.page.evaluate(f"window.scrollBy(0, document.querySelector('{first}').getBoundingClientRect().top - 250)")
+    p.page.tap(first)
+    if p.active_clue() != f"clue-down-{word.number}":
+        p.page.tap(first)
+    assert p.active_clue() == f"clue-down-{word.number}"
+    for i, ch in enumerate(word.answer[:-1]):
+        p.page.keyboard.press(ch)
+        top, bottom, bar, shown = p.page.evaluate(SHOWN)
+        assert bar <= top and bottom <= shown, (i, top, bottom, bar, shown)
+    # the keyboard coming up over the cursor near the foot of the screen
+    keyboard_over(p, 0)
+    p.page.evaluate("window.scrollBy(0, document.querySelector('.cell.current').getBoundingClientRect().bottom - 780)")
+    keyboard_over(p, 330)
+    top, bottom, bar, shown = p.page.evaluate(SHOWN)
+    assert bar <= top and bottom <= shown, (top, bottom, bar, shown)
+    # a keyboard that pushed the part that shows down the page: the clue bar sticks to its top
+    keyboard_over(p, 300, 100)
+    p.page.evaluate("visualViewport.dispatchEvent(new Event('scroll'))")
+    assert p.page.evaluate("document.querySelector('.clue-bar').getBoundingClientRect().top") == 100
+    p.page.keyboard.press("ArrowUp")
+    p.page.keyboard.press("ArrowUp")
+    top, bottom, bar, shown = p.page.evaluate(SHOWN)
+    assert bar <= top and bottom <= shown, (top, bottom, bar, shown)
+
+
+def test_without_visual_viewport_typing_down_still_follows_the_cursor(open_page):
+    p = open_page("world-capitals", viewport={"width": 412, "height": 500}, is_mobile=True, has_touch=True)
+    p.context.add_init_script("Object.defineProperty(window, 'visualViewport', {value: undefined})")
+    p.page.reload()
+    assert p.page.evaluate("window.visualViewport") is None
+    word = max(p.layout.down, key=lambda q: len(q.answer))
+    p.page.click(f"#clue-down-{word.number}")
+    p.page.keyboard.press("Home")
+    for ch in word.answer[:-1]:
+        p.page.keyboard.press(ch)
+        assert seen(p, ".cell.current") is True

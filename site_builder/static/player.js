@@ -419,6 +419,34 @@
     player.classList.toggle('grid-scrolls', wrap.clientWidth / data.cols < 20);
   }
 
+  // A phone's keyboard that lies over the page (iOS Safari; Chrome for Android since 108) shrinks only
+  // the visual viewport. scrollIntoView measures against the layout viewport, which goes on under the
+  // keyboard: typing down an answer walked the cursor out of sight. The part of the page that shows,
+  // in the layout viewport's coordinates (as getBoundingClientRect's); null without visualViewport, or
+  // pinch-zoomed, when the solver is steering the view.
+  function shownPart() {
+    var vv = window.visualViewport;
+    if (!vv || Math.abs(vv.scale - 1) > 0.01) return null;
+    return { top: vv.offsetTop, bottom: vv.offsetTop + vv.height };
+  }
+  // The cell (already brought into the layout viewport) into the part that shows, below the clue bar.
+  function keepInSight(el) {
+    var shown = shownPart();
+    // nothing covered (the layout viewport's height less any scrollbar, as visualViewport's is)
+    if (!shown || (shown.top <= 0 && shown.bottom >= document.documentElement.clientHeight)) return;
+    var sticky = getComputedStyle(clueBar).position === 'sticky';
+    var top = shown.top + (sticky ? clueBar.offsetHeight : 0) + 4, bottom = shown.bottom - 8;
+    var r = el.getBoundingClientRect();
+    if (r.bottom > bottom) window.scrollBy(0, Math.min(r.bottom - bottom, r.top - top));
+    else if (r.top < top) window.scrollBy(0, r.top - top);
+  }
+  // The phone's clue bar sticks to the top of the layout viewport; where the keyboard has pushed the
+  // part that shows down from there (iOS does), it sticks to the top of that part instead.
+  function stickBar() {
+    var shown = shownPart();
+    player.style.setProperty('--shown-top', (shown ? Math.max(0, Math.round(shown.top)) : 0) + 'px');
+  }
+
   // Bring the current cell on screen (when the grid has the keyboard), then
   // its clues within their lists.
   // A square picked by the pointer is where the solver is looking: moving the page or the grid
@@ -433,6 +461,7 @@
       var sticky = getComputedStyle(clueBar).position === 'sticky';
       player.style.setProperty('--bar-room', sticky ? (clueBar.offsetHeight + 8) + 'px' : '0px');
       cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      keepInSight(cur.el);
     }
     var entry = currentEntry(), cross = cur[other(dir)];
     if (cross) scrollClueIntoView(cross.li);
@@ -1063,7 +1092,31 @@
     fitClues();
     drawSelection();
     showSelection(turned && document.activeElement === input);
+    viewportChanged();
   });
+
+  // The keyboard coming up and going down. A keyboard over the page says so only by visualViewport's
+  // resize; one that resizes the page (Chrome with interactive-widget=resizes-content) by the window's.
+  // A change in height of more than a phone's address bar at the same width is taken for the keyboard.
+  var KEYBOARD = 120;
+  var shownHeight = visibleHeight(), shownWidth = window.innerWidth;
+  function visibleHeight() {
+    var vv = window.visualViewport;
+    return vv ? Math.min(window.innerHeight, vv.height * vv.scale) : window.innerHeight;
+  }
+  function viewportChanged() {
+    stickBar();
+    var h = visibleHeight(), change = h - shownHeight, sameWidth = window.innerWidth === shownWidth;
+    shownHeight = h;
+    shownWidth = window.innerWidth;
+    if (!sameWidth || Math.abs(change) < KEYBOARD || document.activeElement !== input || !cur) return;
+    // up: the browser brings the field into sight, but not always below the clue bar
+    if (change < 0) keepInSight(cur.el);
+  }
+  if (window.visualViewport) {
+    window.visualViewport.addEventListener('resize', viewportChanged);
+    window.visualViewport.addEventListener('scroll', stickBar);
+  }
 
   var nav = window.performance && performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : null;
   var store = session();
