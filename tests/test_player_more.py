@@ -1404,3 +1404,38 @@ def test_without_visual_viewport_typing_down_still_follows_the_cursor(open_page)
     for ch in word.answer[:-1]:
         p.page.keyboard.press(ch)
         assert seen(p, ".cell.current") is True
+
+
+FOCUS_LOG = """() => { window.focusLog = []; const input = document.getElementById('grid-input');
+    ['focus', 'blur'].forEach(t => input.addEventListener(t, () => focusLog.push(t))); }"""
+
+
+def test_a_tap_brings_back_the_keyboard_that_androids_back_hid_without_turning_the_direction(open_page):
+    """Back hides the keyboard and leaves the field focused; focus() on it then asks for nothing."""
+    p = open_page("kitchen-herbs", **PHONE)
+    p.context.add_init_script(KEYBOARD_OVER)
+    p.page.reload()
+    square = f"#{cell_id(crossing_cells(p)[0])}"
+    other = f"#{cell_id(next(c for c in p.layout.cells if c != crossing_cells(p)[0]))}"
+    p.page.tap(square)
+    assert p.focused() == "grid-input"
+    keyboard_over(p, 330)  # the keyboard comes up
+    p.page.evaluate(FOCUS_LOG)
+    way = p.active_clue()
+    p.page.tap(square)  # a second tap with the keyboard up turns the direction, and leaves the field be
+    assert p.active_clue() != way and p.page.evaluate("focusLog") == []
+    way = p.active_clue()
+    keyboard_over(p, 0)  # Back: the keyboard goes, the field keeps the focus
+    assert p.focused() == "grid-input"
+    p.page.tap(square)  # asks for the keyboard again (a new focus), and keeps the direction
+    assert p.page.evaluate("focusLog") == ["blur", "focus"] and p.focused() == "grid-input"
+    assert p.active_clue() == way and p.current() == square[1:]
+    keyboard_over(p, 330)  # back up
+    p.page.tap(square)
+    assert p.active_clue() != way and p.page.evaluate("focusLog") == ["blur", "focus"]
+    keyboard_over(p, 0)  # Back again; a tap on another square brings the keyboard back there
+    p.page.tap(other)
+    assert p.page.evaluate("focusLog") == ["blur", "focus"] * 2 and p.current() == other[1:]
+    p.page.keyboard.type("Q")
+    assert p.page.inner_text(f"{other} .letter") == "Q"
+

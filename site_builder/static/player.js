@@ -842,6 +842,7 @@
     if (cur) input.setAttribute('aria-label', fieldLabel());
     if (composing) { composing = false; takeField(); }
     emptyField();
+    keysUp = keysHidden = false;  // a phone's keyboard goes down with the focus
   });
 
   grid.addEventListener('click', function (e) {
@@ -849,9 +850,18 @@
     if (!el || userPaused) return;
     var cell = cellAt[el.dataset.r + ',' + el.dataset.c];
     var top = el.getBoundingClientRect().top;
+    var had = document.activeElement === input, touch = tapType === 'touch';
+    tapType = '';
+    // A finger's tap brings a phone's keyboard back. Android's Back hides it and leaves the field
+    // focused, where focus() asks for nothing: so the field is blurred and focused again, unless the
+    // keyboard is known to be up (it would go down and up).
+    var refocus = touch && had && !keysUp;
+    // a tap that brings the keyboard back is not the second tap on the square, which turns the direction
+    var turn = cell === cur && had && !(touch && keysHidden);
     pointing = true;
     try {
-      if (cell === cur && document.activeElement === input) toggleDir();
+      if (refocus) input.blur();
+      if (turn) toggleDir();
       else select(cell, dir);
       focusGrid();
     } finally {
@@ -869,6 +879,8 @@
   });
   // Keep focus in the input when a cell is pressed (no flicker of the focus ring).
   grid.addEventListener('mousedown', function (e) { if (e.target.closest('.cell')) e.preventDefault(); });
+  var tapType = '';        // the pointer that pressed a square: 'touch' for a finger
+  grid.addEventListener('pointerdown', function (e) { tapType = e.pointerType; });
 
   // Each clue becomes a button (the plain list stays as it is without JavaScript).
   entries.forEach(function (entry) {
@@ -1100,6 +1112,8 @@
   // A change in height of more than a phone's address bar at the same width is taken for the keyboard.
   var KEYBOARD = 120;
   var shownHeight = visibleHeight(), shownWidth = window.innerWidth;
+  var keysUp = false;      // the keyboard came up while the grid had the focus
+  var keysHidden = false;  // and went down again while it still had it (Android's Back)
   function visibleHeight() {
     var vv = window.visualViewport;
     return vv ? Math.min(window.innerHeight, vv.height * vv.scale) : window.innerHeight;
@@ -1109,9 +1123,12 @@
     var h = visibleHeight(), change = h - shownHeight, sameWidth = window.innerWidth === shownWidth;
     shownHeight = h;
     shownWidth = window.innerWidth;
+    if (!sameWidth) keysUp = keysHidden = false;  // turned sideways: whether the keyboard is up is not known
     if (!sameWidth || Math.abs(change) < KEYBOARD || document.activeElement !== input || !cur) return;
+    keysUp = change < 0;
+    keysHidden = !keysUp;
     // up: the browser brings the field into sight, but not always below the clue bar
-    if (change < 0) keepInSight(cur.el);
+    if (keysUp) keepInSight(cur.el);
   }
   if (window.visualViewport) {
     window.visualViewport.addEventListener('resize', viewportChanged);
