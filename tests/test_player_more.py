@@ -1439,3 +1439,28 @@ def test_a_tap_brings_back_the_keyboard_that_androids_back_hid_without_turning_t
     p.page.keyboard.type("Q")
     assert p.page.inner_text(f"{other} .letter") == "Q"
 
+
+def test_a_tap_on_another_square_mid_word_ends_the_keyboards_word_where_it_was_typed(open_page):
+    """A keyboard composing a word when another square is tapped: its next delete erased the letters
+    it had composed in the answer tapped away from, and took the cursor back there."""
+    p = open_page("kitchen-herbs", **PHONE)
+    p.context.add_init_script(KEYBOARD_OVER)
+    p.page.reload()
+    basil = next(q for q in p.layout.placements if q.answer == "BASIL")
+    away = next(q for q in p.layout.placements if len(q.answer) >= 6 and not set(q.cells()) & set(basil.cells()))
+    dispatch_words(p, [away])
+    p.page.tap(f"#{cell_id(basil.cells()[0])}")
+    if p.active_clue() != f"clue-{basil.direction.value}-{basil.number}":
+        p.page.tap(f"#{cell_id(basil.cells()[0])}")
+    keyboard_over(p, 330)  # up: a tap alone would leave the field be
+    cdp = p.context.new_cdp_session(p.page)
+    for text in ("b", "ba"):
+        cdp.send("Input.imeSetComposition", {"text": text, "selectionStart": len(text), "selectionEnd": len(text)})
+    assert [p.letter(*rc) for rc in basil.cells()[:3]] == ["B", "A", ""]
+    target = away.cells()[2]
+    p.page.tap(f"#{cell_id(target)}")
+    assert p.current() == cell_id(target)
+    # the keyboard's delete key, in the field it was given back empty
+    p.page.evaluate(COMPOSE, [["deleteContentBackward", "", None]])
+    assert [p.letter(*rc) for rc in basil.cells()[:2]] == ["B", "A"]
+    assert p.current() == cell_id(target) and p.letter(*target) == ""

@@ -854,8 +854,9 @@
     tapType = '';
     // A finger's tap brings a phone's keyboard back. Android's Back hides it and leaves the field
     // focused, where focus() asks for nothing: so the field is blurred and focused again, unless the
-    // keyboard is known to be up (it would go down and up).
-    var refocus = touch && had && !keysUp;
+    // keyboard is known to be up (it would go down and up). Mid-composition too: the keyboard's word
+    // ends where it was typed, and its next delete is not taken to the letters it typed there.
+    var refocus = touch && had && (!keysUp || composing);
     // a tap that brings the keyboard back is not the second tap on the square, which turns the direction
     var turn = cell === cur && had && !(touch && keysHidden);
     pointing = true;
