@@ -1012,8 +1012,8 @@
     if (!userPaused) focusGrid();
   });
 
-  // A menu opens under its button, leftwards from its right edge; on a narrow screen at 200% text the
-  // first one ran off the screen's left edge that way: then it is moved back onto the screen.
+  // A menu opens under its button, leftwards from its right edge; on a narrow screen at 200% text a
+  // button near the left edge had its menu run off the screen that way: then it is moved back onto it.
   function fitMenu(menu) {
     var items = menu.querySelector('.menu-items');
     items.style.right = '';
