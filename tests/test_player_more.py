@@ -710,7 +710,9 @@ def test_menu_buttons_are_named_without_their_arrow(open_page):
 
 def test_a_long_paste_saves_once(open_page):
     p = open_page("world-capitals")
-    p.page.click(".cell")
+    # a paste fills the answer it starts in, and stops at its end: one of ten letters or more
+    word = next(q for q in p.layout.placements if len(q.answer) >= 10)
+    p.page.click(f"#clue-{word.direction.value}-{word.number}")
     calls = p.page.evaluate("""() => {
         let n = 0; const real = Storage.prototype.setItem;
         Storage.prototype.setItem = function (k, v) { n++; return real.call(this, k, v); };
@@ -1202,3 +1204,263 @@ def test_a_right_to_left_clue_keeps_its_enumeration_after_it(browser, tmp_path):
             assert enum_left >= rtl_right - 0.5, f"{p.answer}: the clue bar shows the enumeration left of the clue"
     finally:
         page.close()
+
+
+# ---------------------------------------------------------------- 15. phones (QA phone-s11)
+
+# 200% text on the narrowest phone (WCAG's reflow width): root font doubled before the player starts
+BIG_TEXT = "document.addEventListener('DOMContentLoaded', () => { document.documentElement.style.fontSize = '200%'; })"
+
+
+@pytest.mark.parametrize("slug", ["kitchen-herbs", "world-capitals"])
+def test_at_200_percent_text_nothing_is_wider_than_a_narrow_phone(open_page, slug):
+    # not is_mobile: Chromium would widen the layout to the content and hide the overflow by zooming out
+    p = open_page(slug, viewport={"width": 320, "height": 640}, has_touch=True)
+    p.context.add_init_script(BIG_TEXT)
+    p.page.reload()
+    assert p.page.evaluate("getComputedStyle(document.documentElement).fontSize") == "32px"
+    assert p.page.evaluate("document.documentElement.scrollWidth") <= 320
+    edges = p.page.evaluate("""() => [...document.querySelectorAll('summary.btn, .clue-list')].map(el => {
+        const r = el.getBoundingClientRect(); return [el.textContent.trim().slice(0, 12), r.left, r.right]; })""")
+    assert all(left >= 0 and right <= 320 for _, left, right in edges), edges
+    # each menu, open, is on the screen too
+    for i in range(3):
+        p.page.locator("summary.btn").nth(i).click()
+        p.page.wait_for_timeout(50)
+        box = p.page.evaluate(f"(() => {{ const r = document.querySelectorAll('.menu-items')[{i}].getBoundingClientRect(); return [r.left, r.right]; }})()")
+        assert box[0] >= 0 and box[1] <= 320, (i, box)
+        p.page.keyboard.press("Escape")  # it covers the next menu's button
+
+
+@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 915, "height": 412}])
+def test_a_phone_turned_sideways_does_not_show_the_keyboard_hint(open_page, viewport):
+    p = open_page("kitchen-herbs", viewport=viewport, is_mobile=True, has_touch=True)
+    assert p.page.is_hidden(".hint")
+    # a desktop window as narrow still shows it (its keys are there)
+    q = open_page("kitchen-herbs", viewport=viewport)
+    assert q.page.is_visible(".hint")
+
+
+TARGETS = """(sels) => sels.map(sel => [...document.querySelectorAll(sel)].filter(el => el.getClientRects().length)
+    .map(el => { const r = el.getBoundingClientRect(); return [sel, el.textContent.trim().slice(0, 12), Math.round(r.width), Math.round(r.height)]; }))
+    .flat()"""
+
+
+def test_a_touch_screen_gets_controls_a_finger_can_hit_and_a_mouse_keeps_compact_ones(open_page, browser, tmp_path):
+    from site_builder.site import PuzzleInfo
+
+    tools = [".btn.pause", "summary.btn", ".clue-step", ".menu-items button", ".downloads a"]
+    p = open_page("kitchen-herbs", viewport={"width": 412, "height": 839}, is_mobile=True, has_touch=True)
+    p.page.evaluate("document.querySelectorAll('details.menu').forEach(d => { d.open = true; })")
+    sizes = p.page.evaluate(TARGETS, tools)
+    assert {s[0] for s in sizes} == set(tools)
+    small = [s for s in sizes if s[2] < 44 or s[3] < 44]
+    assert not small, small
+    # the desktop is not made clumsy: a mouse keeps the compact tools
+    d = open_page("kitchen-herbs", **DESKTOP)
+    assert all(s[3] < 40 for s in d.page.evaluate(TARGETS, [".btn.pause", "summary.btn", ".downloads a"]))
+    # the archive's card links
+    puzzle = load_puzzle(SMALL, slug="allotment")
+    write_archive(tmp_path, [PuzzleInfo(puzzle, _build(tmp_path, puzzle))])
+    for touch, smallest in ((True, 44), (False, 0)):
+        context = browser.new_context(viewport={"width": 412, "height": 839}, is_mobile=touch, has_touch=touch)
+        page = context.new_page()
+        page.goto((tmp_path / "index.html").as_uri())
+        links = page.evaluate(TARGETS, [".links > *"])
+        width = page.evaluate("document.documentElement.scrollWidth")
+        context.close()
+        assert len(links) >= 3 and width <= 412
+        assert all(min(w, h) >= smallest for _, _, w, h in links) and (touch or all(h < 30 for *_, h in links)), links
+
+
+def test_the_clue_bars_arrows_keep_the_keyboard_on_the_grid(open_page):
+    """A phone's keyboard closes when the field loses focus: a tap on › used to blur it and focus it again."""
+    p = open_page("kitchen-herbs", **PHONE)
+    word = p.layout.across[0]
+    p.page.tap(f"#{cell_id(word.cells()[0])}")
+    p.page.evaluate("""() => { window.focusLog = []; const input = document.getElementById('grid-input');
+        ['focus', 'blur'].forEach(t => input.addEventListener(t, () => focusLog.push(t))); }""")
+    before = p.active_clue()
+    p.page.tap(".clue-step[data-action='next-clue']")
+    p.page.tap(".clue-step[data-action='next-clue']")
+    p.page.tap(".clue-step[data-action='prev-clue']")
+    assert p.page.evaluate("focusLog") == []
+    assert p.focused() == "grid-input"
+    assert p.active_clue() != before
+    # with a mouse the arrows work as before, and the keyboard goes on typing into the grid
+    d = open_page("kitchen-herbs", **DESKTOP)
+    d.page.click(f"#{cell_id(word.cells()[0])}")
+    d.page.click(".clue-step[data-action='next-clue']")
+    assert d.focused() == "grid-input" and d.active_clue() != f"clue-across-{word.number}"
+
+
+def test_a_paste_or_a_two_word_suggestion_fills_its_answer_and_goes_no_further(open_page):
+    """'basil leaves' into BASIL wrote LEAVES over the next answer."""
+    p = open_page("kitchen-herbs", **PHONE)
+    basil = next(q for q in p.layout.placements if q.answer == "BASIL")
+    others = sorted(p.layout.placements, key=lambda q: -len(q.answer))
+    dispatch_words(p, [q for q in others if not set(q.cells()) & set(basil.cells())][:3])  # letters a spill would overwrite
+    before = p.grid_letters()
+
+    def changed():
+        now = p.grid_letters()
+        return {rc: ch for rc, ch in now.items() if ch != before[rc]}
+
+    def start():
+        p.page.tap(f"#{cell_id(basil.cells()[0])}")
+        if p.active_clue() != f"clue-{basil.direction.value}-{basil.number}":
+            p.page.tap(f"#{cell_id(basil.cells()[0])}")
+        assert p.current() == cell_id(basil.cells()[0])
+
+    def clear():
+        p.page.click(f"#clue-{basil.direction.value}-{basil.number}")  # a full answer: the cursor moved on
+        p.page.click("summary:has-text('Clear')")
+        p.page.click("[data-action='clear-word']")
+        assert not changed()
+
+    filled = {rc: ch for rc, ch in zip(basil.cells(), "BASIL")}
+    # a keyboard's two-word suggestion, committed in one go
+    start()
+    p.context.new_cdp_session(p.page).send("Input.insertText", {"text": "basil leaves"})
+    assert changed() == filled
+    clear()
+    # a paste longer than the answer
+    start()
+    p.page.evaluate("""() => { const input = document.getElementById('grid-input');
+        input.value = 'basilxyz';
+        input.dispatchEvent(new InputEvent('input', {inputType: 'insertFromPaste', data: 'basilxyz', bubbles: true})); }""")
+    assert changed() == filled
+    clear()
+    # a suggestion taken while composing, then taken back by the keyboard: only what went in comes out
+    start()
+    p.page.evaluate(COMPOSE, [["start", "", ""], ["compose", "ba", "ba"], ["compose", "basil leaves", "basil leaves"]])
+    assert changed() == filled
+    p.page.evaluate(COMPOSE, [["compose", "basil", "basil"], ["compose", "basi", "basi"], ["end", "", "basi"]])
+    assert changed() == {rc: ch for rc, ch in filled.items() if ch != "L"}
+
+
+# A phone's keyboard over the page, as iOS Safari and Chrome for Android (108 on) have it: the visual
+# viewport loses window.__keyboard px at its foot, and its top is window.__shownTop px down the layout
+# viewport (iOS pushes it down); innerHeight stays the whole screen.
+KEYBOARD_OVER = """(() => {
+    window.__keyboard = 0; window.__shownTop = 0;
+    const proto = VisualViewport.prototype;
+    const height = Object.getOwnPropertyDescriptor(proto, 'height').get;
+    const offsetTop = Object.getOwnPropertyDescriptor(proto, 'offsetTop').get;
+    Object.defineProperty(proto, 'height', {configurable: true, get() { return height.call(this) - window.__keyboard - window.__shownTop; }});
+    Object.defineProperty(proto, 'offsetTop', {configurable: true, get() { return offsetTop.call(this) + window.__shownTop; }});
+})()"""
+SHOWN = """() => { const r = document.querySelector('.cell.current').getBoundingClientRect();
+    const bar = document.querySelector('.clue-bar').getBoundingClientRect();
+    return [r.top, r.bottom, bar.bottom, visualViewport.offsetTop + visualViewport.height]; }"""
+
+
+def keyboard_over(p: Page, height: int, top: int = 0) -> None:
+    p.page.evaluate(f"() => {{ window.__keyboard = {height}; window.__shownTop = {top}; visualViewport.dispatchEvent(new Event('resize')); }}")
+
+
+def test_typing_down_keeps_the_cursor_above_a_keyboard_over_the_page(open_page):
+    p = open_page("world-capitals", viewport={"width": 412, "height": 839}, is_mobile=True, has_touch=True)
+    p.context.add_init_script(KEYBOARD_OVER)
+    p.page.reload()
+    assert "interactive-widget=resizes-content" in p.page.get_attribute("meta[name=viewport]", "content")
+    word = max(p.layout.down, key=lambda q: len(q.answer))
+    assert len(word.answer) >= 10
+    first = f"#{cell_id(word.cells()[0])}"
+    keyboard_over(p, 330)
+    p.page.evaluate(f"window.scrollBy(0, document.querySelector('{first}').getBoundingClientRect().top - 250)")
+    p.page.tap(first)
+    if p.active_clue() != f"clue-down-{word.number}":
+        p.page.tap(first)
+    assert p.active_clue() == f"clue-down-{word.number}"
+    for i, ch in enumerate(word.answer[:-1]):
+        p.page.keyboard.press(ch)
+        top, bottom, bar, shown = p.page.evaluate(SHOWN)
+        assert bar <= top and bottom <= shown, (i, top, bottom, bar, shown)
+    # the keyboard coming up over the cursor near the foot of the screen
+    keyboard_over(p, 0)
+    p.page.evaluate("window.scrollBy(0, document.querySelector('.cell.current').getBoundingClientRect().bottom - 780)")
+    keyboard_over(p, 330)
+    top, bottom, bar, shown = p.page.evaluate(SHOWN)
+    assert bar <= top and bottom <= shown, (top, bottom, bar, shown)
+    # a keyboard that pushed the part that shows down the page: the clue bar sticks to its top
+    keyboard_over(p, 300, 100)
+    p.page.evaluate("visualViewport.dispatchEvent(new Event('scroll'))")
+    assert p.page.evaluate("document.querySelector('.clue-bar').getBoundingClientRect().top") == 100
+    p.page.keyboard.press("ArrowUp")
+    p.page.keyboard.press("ArrowUp")
+    top, bottom, bar, shown = p.page.evaluate(SHOWN)
+    assert bar <= top and bottom <= shown, (top, bottom, bar, shown)
+
+
+def test_without_visual_viewport_typing_down_still_follows_the_cursor(open_page):
+    p = open_page("world-capitals", viewport={"width": 412, "height": 500}, is_mobile=True, has_touch=True)
+    p.context.add_init_script("Object.defineProperty(window, 'visualViewport', {value: undefined})")
+    p.page.reload()
+    assert p.page.evaluate("window.visualViewport") is None
+    word = max(p.layout.down, key=lambda q: len(q.answer))
+    p.page.click(f"#clue-down-{word.number}")
+    p.page.keyboard.press("Home")
+    for ch in word.answer[:-1]:
+        p.page.keyboard.press(ch)
+        assert seen(p, ".cell.current") is True
+
+
+FOCUS_LOG = """() => { window.focusLog = []; const input = document.getElementById('grid-input');
+    ['focus', 'blur'].forEach(t => input.addEventListener(t, () => focusLog.push(t))); }"""
+
+
+def test_a_tap_brings_back_the_keyboard_that_androids_back_hid_without_turning_the_direction(open_page):
+    """Back hides the keyboard and leaves the field focused; focus() on it then asks for nothing."""
+    p = open_page("kitchen-herbs", **PHONE)
+    p.context.add_init_script(KEYBOARD_OVER)
+    p.page.reload()
+    square = f"#{cell_id(crossing_cells(p)[0])}"
+    other = f"#{cell_id(next(c for c in p.layout.cells if c != crossing_cells(p)[0]))}"
+    p.page.tap(square)
+    assert p.focused() == "grid-input"
+    keyboard_over(p, 330)  # the keyboard comes up
+    p.page.evaluate(FOCUS_LOG)
+    way = p.active_clue()
+    p.page.tap(square)  # a second tap with the keyboard up turns the direction, and leaves the field be
+    assert p.active_clue() != way and p.page.evaluate("focusLog") == []
+    way = p.active_clue()
+    keyboard_over(p, 0)  # Back: the keyboard goes, the field keeps the focus
+    assert p.focused() == "grid-input"
+    p.page.tap(square)  # asks for the keyboard again (a new focus), and keeps the direction
+    assert p.page.evaluate("focusLog") == ["blur", "focus"] and p.focused() == "grid-input"
+    assert p.active_clue() == way and p.current() == square[1:]
+    keyboard_over(p, 330)  # back up
+    p.page.tap(square)
+    assert p.active_clue() != way and p.page.evaluate("focusLog") == ["blur", "focus"]
+    keyboard_over(p, 0)  # Back again; a tap on another square brings the keyboard back there
+    p.page.tap(other)
+    assert p.page.evaluate("focusLog") == ["blur", "focus"] * 2 and p.current() == other[1:]
+    p.page.keyboard.type("Q")
+    assert p.page.inner_text(f"{other} .letter") == "Q"
+
+
+def test_a_tap_on_another_square_mid_word_ends_the_keyboards_word_where_it_was_typed(open_page):
+    """A keyboard composing a word when another square is tapped: its next delete erased the letters
+    it had composed in the answer tapped away from, and took the cursor back there."""
+    p = open_page("kitchen-herbs", **PHONE)
+    p.context.add_init_script(KEYBOARD_OVER)
+    p.page.reload()
+    basil = next(q for q in p.layout.placements if q.answer == "BASIL")
+    away = next(q for q in p.layout.placements if len(q.answer) >= 6 and not set(q.cells()) & set(basil.cells()))
+    dispatch_words(p, [away])
+    p.page.tap(f"#{cell_id(basil.cells()[0])}")
+    if p.active_clue() != f"clue-{basil.direction.value}-{basil.number}":
+        p.page.tap(f"#{cell_id(basil.cells()[0])}")
+    keyboard_over(p, 330)  # up: a tap alone would leave the field be
+    cdp = p.context.new_cdp_session(p.page)
+    for text in ("b", "ba"):
+        cdp.send("Input.imeSetComposition", {"text": text, "selectionStart": len(text), "selectionEnd": len(text)})
+    assert [p.letter(*rc) for rc in basil.cells()[:3]] == ["B", "A", ""]
+    target = away.cells()[2]
+    p.page.tap(f"#{cell_id(target)}")
+    assert p.current() == cell_id(target)
+    # the keyboard's delete key, in the field it was given back empty
+    p.page.evaluate(COMPOSE, [["deleteContentBackward", "", None]])
+    assert [p.letter(*rc) for rc in basil.cells()[:2]] == ["B", "A"]
+    assert p.current() == cell_id(target) and p.letter(*target) == ""
