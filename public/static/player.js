@@ -419,6 +419,34 @@
     player.classList.toggle('grid-scrolls', wrap.clientWidth / data.cols < 20);
   }
 
+  // A phone's keyboard that lies over the page (iOS Safari; Chrome for Android since 108) shrinks only
+  // the visual viewport. scrollIntoView measures against the layout viewport, which goes on under the
+  // keyboard: typing down an answer walked the cursor out of sight. The part of the page that shows,
+  // in the layout viewport's coordinates (as getBoundingClientRect's); null without visualViewport, or
+  // pinch-zoomed, when the solver is steering the view.
+  function shownPart() {
+    var vv = window.visualViewport;
+    if (!vv || Math.abs(vv.scale - 1) > 0.01) return null;
+    return { top: vv.offsetTop, bottom: vv.offsetTop + vv.height };
+  }
+  // The cell (already brought into the layout viewport) into the part that shows, below the clue bar.
+  function keepInSight(el) {
+    var shown = shownPart();
+    // nothing covered (the layout viewport's height less any scrollbar, as visualViewport's is)
+    if (!shown || (shown.top <= 0 && shown.bottom >= document.documentElement.clientHeight)) return;
+    var sticky = getComputedStyle(clueBar).position === 'sticky';
+    var top = shown.top + (sticky ? clueBar.offsetHeight : 0) + 4, bottom = shown.bottom - 8;
+    var r = el.getBoundingClientRect();
+    if (r.bottom > bottom) window.scrollBy(0, Math.min(r.bottom - bottom, r.top - top));
+    else if (r.top < top) window.scrollBy(0, r.top - top);
+  }
+  // The phone's clue bar sticks to the top of the layout viewport; where the keyboard has pushed the
+  // part that shows down from there (iOS does), it sticks to the top of that part instead.
+  function stickBar() {
+    var shown = shownPart();
+    player.style.setProperty('--shown-top', (shown ? Math.max(0, Math.round(shown.top)) : 0) + 'px');
+  }
+
   // Bring the current cell on screen (when the grid has the keyboard), then
   // its clues within their lists.
   // A square picked by the pointer is where the solver is looking: moving the page or the grid
@@ -433,6 +461,7 @@
       var sticky = getComputedStyle(clueBar).position === 'sticky';
       player.style.setProperty('--bar-room', sticky ? (clueBar.offsetHeight + 8) + 'px' : '0px');
       cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      keepInSight(cur.el);
     }
     var entry = currentEntry(), cross = cur[other(dir)];
     if (cross) scrollClueIntoView(cross.li);
@@ -740,8 +769,16 @@
     batching = true;
     try {
       for (var i = fieldText.length; i > k; i--) untype();
+      // Letters that come in one go (a paste, a keyboard's suggestion of two words) fill the answer they
+      // start in and stop at its end: 'basil leaves' in a five-letter answer wrote LEAVES over the next
+      // one. The rest is dropped, but still has its place in `composed`, so that a keyboard taking those
+      // letters back undoes nothing.
+      var end = now.length - k > 1 && cur ? currentEntry().cells[currentEntry().cells.length - 1] : null;
+      var full = false;
       for (var j = k; j < now.length; j++) {
         if (!cur) break;
+        if (full) { composed.push(null); continue; }
+        full = cur === end;
         composed.push({ cell: cur, dir: dir, letter: cur.letter, wrong: cur.wrong });
         typeLetter(now[j]);
       }
@@ -753,8 +790,9 @@
   }
 
   function untype() {
+    if (!composed.length) { backspace(); return; }
     var was = composed.pop();
-    if (!was) { backspace(); return; }
+    if (!was) return;  // a letter dropped at the end of an answer: nothing went in to take back
     keyStatus();
     select(was.cell, was.dir);
     if (!locked(was.cell)) {
@@ -804,6 +842,7 @@
     if (cur) input.setAttribute('aria-label', fieldLabel());
     if (composing) { composing = false; takeField(); }
     emptyField();
+    keysUp = keysHidden = false;  // a phone's keyboard goes down with the focus
   });
 
   grid.addEventListener('click', function (e) {
@@ -811,9 +850,19 @@
     if (!el || userPaused) return;
     var cell = cellAt[el.dataset.r + ',' + el.dataset.c];
     var top = el.getBoundingClientRect().top;
+    var had = document.activeElement === input, touch = tapType === 'touch';
+    tapType = '';
+    // A finger's tap brings a phone's keyboard back. Android's Back hides it and leaves the field
+    // focused, where focus() asks for nothing: so the field is blurred and focused again, unless the
+    // keyboard is known to be up (it would go down and up). Mid-composition too: the keyboard's word
+    // ends where it was typed, and its next delete is not taken to the letters it typed there.
+    var refocus = touch && had && (!keysUp || composing);
+    // a tap that brings the keyboard back is not the second tap on the square, which turns the direction
+    var turn = cell === cur && had && !(touch && keysHidden);
     pointing = true;
     try {
-      if (cell === cur && document.activeElement === input) toggleDir();
+      if (refocus) input.blur();
+      if (turn) toggleDir();
       else select(cell, dir);
       focusGrid();
     } finally {
@@ -831,6 +880,8 @@
   });
   // Keep focus in the input when a cell is pressed (no flicker of the focus ring).
   grid.addEventListener('mousedown', function (e) { if (e.target.closest('.cell')) e.preventDefault(); });
+  var tapType = '';        // the pointer that pressed a square: 'touch' for a finger
+  grid.addEventListener('pointerdown', function (e) { tapType = e.pointerType; });
 
   // Each clue becomes a button (the plain list stays as it is without JavaScript).
   entries.forEach(function (entry) {
@@ -961,11 +1012,22 @@
     if (!userPaused) focusGrid();
   });
 
+  // A menu opens under its button, leftwards from its right edge; on a narrow screen at 200% text a
+  // button near the left edge had its menu run off the screen that way: then it is moved back onto it.
+  function fitMenu(menu) {
+    var items = menu.querySelector('.menu-items');
+    items.style.right = '';
+    var r = items.getBoundingClientRect(), edge = 8;
+    var shift = r.left < edge ? edge - r.left : r.right > window.innerWidth - edge ? window.innerWidth - edge - r.right : 0;
+    if (shift) items.style.right = -shift + 'px';
+  }
+
   // Menus: one open at a time; Escape or a click elsewhere closes them.
   var menus = Array.prototype.slice.call(player.querySelectorAll('details.menu'));
   menus.forEach(function (menu) {
     menu.addEventListener('toggle', function () {
       if (menu.open) menus.forEach(function (m) { if (m !== menu) m.open = false; });
+      if (menu.open) fitMenu(menu);
     });
     menu.addEventListener('keydown', function (e) {
       if (e.key === 'Escape' && menu.open) {
@@ -1021,6 +1083,11 @@
     if (barHadKeys && document.activeElement !== input) input.focus({ preventScroll: true });
     barHadKeys = false;
   });
+  // nor must the bar's arrows: a phone's keyboard went down and up again on every step from clue to clue
+  // (the click gives the grid the keyboard anyway; Tab and Enter still reach them)
+  Array.prototype.forEach.call(clueBar.querySelectorAll('.clue-step'), function (step) {
+    step.addEventListener('mousedown', function (e) { e.preventDefault(); });
+  });
 
   var start = saved && saved.cursor && cellAt[saved.cursor[0] + ',' + saved.cursor[1]];
   if (start) select(start, saved.cursor[2] === 'down' ? 'down' : 'across');
@@ -1038,7 +1105,36 @@
     fitClues();
     drawSelection();
     showSelection(turned && document.activeElement === input);
+    viewportChanged();
   });
+
+  // The keyboard coming up and going down. A keyboard over the page says so only by visualViewport's
+  // resize; one that resizes the page (Chrome with interactive-widget=resizes-content) by the window's.
+  // A change in height of more than a phone's address bar at the same width is taken for the keyboard.
+  var KEYBOARD = 120;
+  var shownHeight = visibleHeight(), shownWidth = window.innerWidth;
+  var keysUp = false;      // the keyboard came up while the grid had the focus
+  var keysHidden = false;  // and went down again while it still had it (Android's Back)
+  function visibleHeight() {
+    var vv = window.visualViewport;
+    return vv ? Math.min(window.innerHeight, vv.height * vv.scale) : window.innerHeight;
+  }
+  function viewportChanged() {
+    stickBar();
+    var h = visibleHeight(), change = h - shownHeight, sameWidth = window.innerWidth === shownWidth;
+    shownHeight = h;
+    shownWidth = window.innerWidth;
+    if (!sameWidth) keysUp = keysHidden = false;  // turned sideways: whether the keyboard is up is not known
+    if (!sameWidth || Math.abs(change) < KEYBOARD || document.activeElement !== input || !cur) return;
+    keysUp = change < 0;
+    keysHidden = !keysUp;
+    // up: the browser brings the field into sight, but not always below the clue bar
+    if (keysUp) keepInSight(cur.el);
+  }
+  if (window.visualViewport) {
+    window.visualViewport.addEventListener('resize', viewportChanged);
+    window.visualViewport.addEventListener('scroll', stickBar);
+  }
 
   var nav = window.performance && performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : null;
   var store = session();
