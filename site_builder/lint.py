@@ -179,8 +179,8 @@ def _clue_key(clue: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", clue.casefold()).split())
 
 
-def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str]) -> list[Diagnostic]:
-    """The editorial warnings for a parsed list of entries."""
+def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str], strategy: str = "") -> list[Diagnostic]:
+    """The editorial warnings for a parsed list of entries (`strategy`: the front matter's, if any)."""
     out: list[Diagnostic] = []
 
     def warn(entry: Entry, col: int | None, message: str, code: str) -> None:
@@ -190,13 +190,23 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str]) -> 
     word_seen: dict[str, tuple[Entry, str]] = {}
     by_answer = {e.answer: e for e in entries}
     holders = Counter(ch for e in entries for ch in set(e.answer))  # answers holding each letter
+    # a lone answer: one that shares no letter with any other. Under `adjacency` the dictionary's fill words
+    # may cross it; where no two answers share a letter, the grid holds one of them alone (a warning each
+    # would say every one is left out)
+    lone = [] if strategy == "adjacency" or len(entries) < 2 else \
+        [e for e in entries if all(holders[ch] == 1 for ch in e.answer)]
+    if lone and len(lone) == len(entries):
+        out.append(Diagnostic(path, entries[0].line, None, WARNING, (
+            "no two answers share a letter, so nothing can cross: the grid holds one answer alone; "
+            "add answers that share letters with these"), "no-crossing"))
+        lone = []
     for entry in entries:
         line = lines[entry.line - 1]
         clue_col = _clue_start(line) + 1
         cols = _clue_columns(line, entry.clue)  # the column of each character of the clue as read
         answer_col = len(line) - len(line.lstrip().lstrip("*").lstrip()) + 1
 
-        if len(entries) > 1 and all(holders[ch] == 1 for ch in entry.answer):
+        if entry in lone:
             fate = "the build fails, as it is starred" if entry.required else "the grid leaves it out"
             warn(entry, answer_col, (
                 f"{entry.display} shares no letter with any other answer, so nothing can cross it and {fate}; "
@@ -353,7 +363,7 @@ def lint_file(path: str | Path) -> list[Diagnostic]:
         out.append(_from_error(e))
     parsed = parse_source(text, path=shown)
     out.extend(_from_error(e) for e in parsed.errors)
-    out.extend(check_entries(shown, parsed.entries, parsed.lines))
+    out.extend(check_entries(shown, parsed.entries, parsed.lines, str(parsed.meta.get("strategy") or "")))
     out.extend(check_front_matter(shown, parsed.meta, parsed.lines))
     return sorted(out, key=Diagnostic.sort_key)
 

@@ -20,6 +20,7 @@ are built, the index is left as it was, and the build ends non-zero.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -254,8 +255,6 @@ class BuildResult:
     drafts: list[str] = field(default_factory=list)  # drafts that read well, kept off the site
     # answers a layout left out: slug -> "left out: ..." (the build line says it; watch repeats it)
     left_out: dict[str, str] = field(default_factory=dict)
-    # grids too big for the paper: slug -> "printed squares 3.2 mm, ..." (said on the build line)
-    small_print: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -348,7 +347,9 @@ def _build_one(args: tuple[Path, SiteConfig, Path | None, str, bool]) -> tuple[s
         puzzle = _read_source(path)
         layout, hit = cached_layout(puzzle, cache, engine)
         files = puzzle_files(puzzle, layout, config, quick=quick)
-        return str(path), (puzzle, layout, files), time.perf_counter() - t0, hit
+        from .render.pdf import small_squares
+
+        return str(path), (puzzle, layout, files, small_squares(puzzle, layout)), time.perf_counter() - t0, hit
     except CrosswordError as exc:
         return str(path), exc, time.perf_counter() - t0, False
     except Exception as exc:  # a bug: fail this puzzle, keep its old outputs, build the others
@@ -527,7 +528,7 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
             result.failed.append((slug, value))
             report(f"fail   {slug}")
             continue
-        puzzle, layout, files = value
+        puzzle, layout, files, small = value
         # the record of what the folder holds goes before the folder changes, and comes back (with the new
         # key) only once every output is written: a quick build (watch), a stop or a crash part-way leaves
         # the puzzle stale, so undoing the edit that started it rebuilds it rather than trusting old outputs
@@ -556,11 +557,6 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
         how = "layout cached" if hit else f"seed {layout.seed}"
         if layout.unplaced:
             result.left_out[slug] = layout.left_out_note()
-        from .render.pdf import small_squares
-
-        small = small_squares(puzzle, layout)
-        if small:
-            result.small_print[slug] = small
         placed = len(layout.placements)
         answers = f"{placed} answer{'s' if placed != 1 else ''}" if not layout.unplaced else \
             f"{placed} of {placed + len(layout.unplaced)} answers"
@@ -572,6 +568,13 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
 
 
 def _write_puzzle(folder: Path, files: dict[str, str | bytes], *, prune: bool = True) -> list[Path]:
+    # a file where the folder goes, or a folder where a file goes, fails before anything is written, so the
+    # puzzle's outputs stay all old rather than half new
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+    for name in sorted(files):
+        if (folder / name).is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(folder / name))
     changed = []
     for name in sorted(files):
         if "/" in name or name.startswith("."):
@@ -616,7 +619,9 @@ def _remove_stale(out: Path, published: set[str]) -> list[str]:
             try:
                 shutil.rmtree(d)
             except OSError as exc:  # rmtree names a file by its name in the folder: name it in full
-                where = d / exc.filename if exc.filename and not os.path.isabs(exc.filename) else exc.filename or d
+                # a bare name is a file inside the folder (rmtree works in the folder); a path is the folder's own
+                name = str(exc.filename or "")
+                where = d / name if name and os.sep not in name else name or d
                 raise FileSystemError(OSError(exc.errno, exc.strerror, str(where))) from exc
             removed.append(d.name)
     return removed

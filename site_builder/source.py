@@ -359,20 +359,43 @@ _QUOTING_FIXES = ("mapping values are not allowed", "cannot start any token", "e
                   "expected a comment or a line break", "sequence entries are not allowed", "mapping keys are not allowed")
 
 
+def _quoted(value: str) -> str:
+    """The value as a double-quoted YAML string."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def _quote_advice(key: str, value: str) -> str:
-    quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return f"put the value in quotes: {key}: {quoted}"
+    return f"put the value in quotes: {key}: {_quoted(value)}"
 
 
-def _slip(lines: list[str], start: int, stop: int) -> tuple[int, int, str] | None:
-    """(file line, column, advice) for the first everyday slip in front-matter lines start..stop (0-based,
-    stop the line YAML stopped on), or None: YAML names the line where it gave up, often the next one.
+def _slip(lines: list[str], start: int, end: int, stop: int, depth: int = 0, first: int | None = None) -> tuple[int, int, str] | None:
+    """(file line, column, advice) for the first everyday slip in the front matter (lines start..end-1,
+    0-based) at or before `stop`, the line YAML stopped on; None when there is none.
 
-    Structural slips (no ':' after a key, no space after it, '=' for ':') make YAML read on and fail a
-    line or two later, so every line up to `stop` is looked at; a value YAML cannot read (one holding
-    ': ', one starting with '@' or a quote followed by more) fails on its own line, so only `stop` is.
+    YAML names the line where it gave up, often the one after the slip. Structural slips (no ':' after a
+    key, no space after it, '=' for ':') make it read on and fail a line or two later, so every line up to
+    `stop` is looked at; a value it cannot read (one holding ': ', one starting with '@', text after a
+    closing quote) fails on its own line, so only `stop` is. A slip counts only when its fix mends the
+    block: with that one line fixed, YAML reads past `stop` (or all of it, as 'key: value' lines), or
+    stops at a later slip of its own (two lines without their space). So a line inside a list or quoted
+    value running over several lines is never blamed.
     """
-    for i in range(start, min(stop, len(lines) - 1) + 1):
+    def mends(i: int, fixed: str) -> bool:
+        trial = list(lines)
+        trial[i] = fixed
+        try:
+            node = yaml.compose("\n".join(trial[start:end]), Loader=yaml.SafeLoader)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            if mark is None:
+                return False
+            later = start + mark.line
+            return later > stop or (depth < 3 and _slip(trial, start, end, later, depth + 1, i + 1) is not None)
+        except RecursionError:
+            return False
+        return node is None or isinstance(node, yaml.MappingNode)
+
+    for i in range(start if first is None else first, min(stop, end - 1) + 1):
         line = lines[i]
         text = line.strip()
         if not text or text.startswith("#") or line[0] in " \t" or text.startswith("- "):
@@ -381,30 +404,31 @@ def _slip(lines: list[str], start: int, stop: int) -> tuple[int, int, str] | Non
         if m is None:
             continue
         key, space, sep, rest = m.groups()
-        known = key.lower() in KEYS
         if sep == "=":
-            return i + 1, len(key) + len(space) + 1, f"write '{key}: value' with a colon and a space after it"
+            if mends(i, f"{key}: {rest.strip()}"):
+                return i + 1, len(key) + len(space) + 1, f"write '{key}: value' with a colon and a space after it"
+            continue
         if not sep:
-            return i + 1, 1, (f"'{text[:40]}' has no ':' after its key; write 'key: value', like 'author: Jane Doe' "
-                              "(a value that goes on over more lines needs them indented)")
-        if rest and not rest[0].isspace() and (known or not re.match(r"//", rest)):
-            return i + 1, len(key) + len(space) + 2, f"put a space after '{key}:' ({key}: {rest.strip()})"
-        if i != stop:
+            if mends(i, f"{key}: {rest}"):
+                return i + 1, 1, (f"'{text[:40]}' has no ':' after its key; write 'key: value', like "
+                                  "'author: Jane Doe' (a value that goes on over more lines needs them indented)")
+            continue
+        if rest and not rest[0].isspace():
+            if mends(i, f"{key}{space}: {rest}"):
+                return i + 1, len(key) + len(space) + 2, f"put a space after '{key}:' ({key}: {rest.strip()})"
             continue
         value = rest.strip()
-        if not value:
+        if i != stop or not value:
+            continue
+        col = len(line) - len(rest.lstrip()) + 1
+        if not mends(i, f"{key}{space}: {_quoted(value)}"):
             continue
         if value[0] in "\"'":
-            end = value.find(value[0], 1)
-            if end > 0 and value[end + 1:].strip() and not value[end + 1:].strip().startswith("#"):
-                return i + 1, len(line) - len(rest.lstrip()) + 1, (
-                    f"text follows the closing quote; {_quote_advice(key, value)}")
-        elif value[0] in _VALUE_STARTS:
-            return i + 1, len(line) - len(rest.lstrip()) + 1, (
-                f"a value cannot start with {_VALUE_STARTS[value[0]]} in YAML; {_quote_advice(key, value)}")
-        elif ": " in value.split(" #")[0] or value.endswith(":"):
-            return i + 1, len(line) - len(rest.lstrip()) + 1, (
-                f"the value holds ': ', which YAML reads as another key; {_quote_advice(key, value)}")
+            return i + 1, col, f"text follows the closing quote; {_quote_advice(key, value)}"
+        if ": " in value.split(" #")[0] or value.endswith(":"):
+            return i + 1, col, f"the value holds ': ', which YAML reads as another key; {_quote_advice(key, value)}"
+        if value[0] in _VALUE_STARTS:
+            return i + 1, col, f"a value cannot start with {_VALUE_STARTS[value[0]]} in YAML; {_quote_advice(key, value)}"
     return None
 
 
@@ -447,7 +471,7 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         if "'\\t'" in problem:
             problem += "; YAML takes no tabs here: use spaces"
         elif mark is not None:
-            slip = _slip(lines, start, start + mark.line)
+            slip = _slip(lines, start, end, start + mark.line)
             if slip is not None:
                 at, at_col, advice = slip
                 errors.append(PuzzleError(path, at, f"front matter is not valid YAML: {advice}", col=at_col))
@@ -465,7 +489,7 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
     if node is None:
         return {}
     if not isinstance(node, yaml.MappingNode):
-        slip = _slip(lines, start, end - 1)  # `title:Foo` alone is one plain value, not a mapping
+        slip = _slip(lines, start, end, end - 1)  # `title:Foo` alone is one plain value, not a mapping
         if slip is not None:
             errors.append(PuzzleError(path, slip[0], f"front matter is not valid YAML: {slip[2]}", col=slip[1]))
         else:
@@ -501,7 +525,16 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
                 whole = (raw + after.rstrip()) if end.line == value_node.start_mark.line else raw + " " + after.strip()
                 errors.append(PuzzleError(
                     path, offset + end.line, f"'{key}' stops before '{after.strip()[:20]}': YAML reads ' #' and what "
-                    f"follows as a comment; {_quote_advice(key, whole)}", col=end.column + len(after) - len(after.lstrip()) + 1))
+                    f"follows as a comment; {_quote_advice(key, whole)} (or, if it is a comment, put a space after "
+                    "the '#')", col=end.column + len(after) - len(after.lstrip()) + 1))
+                continue
+            rest = lines[start + value_node.start_mark.line][value_node.start_mark.column:]
+            if not raw.strip() and not KEYS[key].required and re.match(r"\s*#\S", rest) and value_node.style is None:
+                # `description: #1 in the series` would publish no description, without a word
+                errors.append(PuzzleError(
+                    path, vline, f"'{key}' is empty: YAML reads '{rest.strip()[:20]}' as a comment; "
+                    f"{_quote_advice(key, rest.strip())} (or, if it is a comment, put a space after the '#')",
+                    col=vcol + len(rest) - len(rest.lstrip())))
                 continue
             if not raw.strip() and KEYS[key].required:
                 rest = lines[start + value_node.start_mark.line][value_node.start_mark.column:]
@@ -784,7 +817,9 @@ def parse_source(
         close = next((i for i in range(first + 1, len(lines)) if lines[i].rstrip() == "---"), None)
         if close is None:
             indented = next((i for i in range(first + 1, len(lines)) if lines[i].strip() == "---"), None)
-            near = next((i for i in range(first + 1, len(lines)) if _fence(lines[i]) or lines[i].rstrip() == "..."), None)
+            # a near-miss closing line before the entries start (a '----' among the entries is theirs)
+            entries_at = next((i for i in range(first + 1, len(lines)) if "|" in lines[i]), len(lines))
+            near = next((i for i in range(first + 1, entries_at) if _fence(lines[i]) or lines[i].rstrip() == "..."), None)
             if near is not None and (indented is None or near < indented):
                 errors.append(PuzzleError(
                     shown, near + 1, f"front matter opened with '---' is never closed: this line is "

@@ -381,3 +381,10 @@ def test_an_answer_sharing_no_letter_and_a_long_title_are_warned_of(tmp_path):
     assert any("QUZ shares no letter" in m and "the build fails, as it is starred" in m for m in messages)
     f.write_text("---\ntitle: Fine\ndate: 2026-05-06\n---\nBASIL | Herb\nLIBS | Freedoms\n")
     assert not [d for d in lint_file(f) if d.level == "warning"]
+    # dictionary fill may cross a lone answer under adjacency
+    f.write_text("---\ntitle: Fill\ndate: 2026-05-06\nstrategy: adjacency\n---\nBASIL | Herb\nTHYME | Herb too\n")
+    assert not [d for d in lint_file(f) if d.level == "warning"]
+    # no two answers share a letter: one of them is placed, alone; said once
+    f.write_text("---\ntitle: None\ndate: 2026-05-06\n---\nBASIL | Herb\nTHYME | Herb too\n")
+    (only,) = [d for d in lint_file(f) if d.level == "warning"]
+    assert only.code == "no-crossing" and only.line == 5 and "the grid holds one answer alone" in only.message

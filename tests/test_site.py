@@ -234,6 +234,7 @@ def test_a_folder_where_an_output_goes_fails_that_puzzle_only(tmp_path):
     assert slug == "a" and exc.exit_status == 2
     assert str(exc).startswith(f"{svg}: ") and "a folder stands where a file must go" in str(exc), str(exc)
     assert result.built == ["b"] and "Feline friend" in (root / "public" / "b" / "b.md").read_text()
+    assert "Pet that purrs" in (root / "public" / "a" / "a.md").read_text()  # all of a's outputs old, none new
     assert (root / "public" / "index.html").read_bytes() == index  # kept while a puzzle fails
     svg.rmdir()
     again = build_site(root, report=quiet)  # its record was dropped: the next build tries it again
@@ -268,6 +269,15 @@ def test_a_folder_that_cannot_be_removed_is_named_in_full(tmp_path, monkeypatch)
     with pytest.raises(FileSystemError) as info:
         build_site(root, report=quiet)
     assert str(info.value).startswith(f"{root / 'public' / 'b' / 'b.json'}: cannot write or read this"), str(info.value)
+
+    def refuse_folder(path, *args, **kwargs):
+        raise PermissionError(13, "Operation not permitted", str(path))  # the folder itself, as it was given
+
+    monkeypatch.setattr(site_mod.shutil, "rmtree", refuse_folder)
+    monkeypatch.chdir(root)  # a relative public/, as `make site` builds
+    with pytest.raises(FileSystemError) as info:
+        build_site(Path("."), report=quiet)
+    assert str(info.value).startswith("public/b: cannot write or read this"), str(info.value)
 
 
 def test_build_outside_a_project_says_so(tmp_path):

@@ -346,6 +346,10 @@ def test_an_invisible_optional_value_is_no_value_and_lint_columns_survive_compos
          "text follows the closing quote; put the value in quotes: description: \"'Quote' then more\""),
         ("title: T\ndescription: | pipe first\ndate: 2026-01-01", "p.txt:3:14:", "cannot start with '|'"),
         ("title: Foo\n  date: 2026-01-01", "p.txt:3:7:", "this line is indented, so YAML reads it as more of the value above"),
+        # a list over several lines is no slip: the value after it is the one to quote
+        ("title: T\ndate: 2026-01-01\ntags: [\n  a, b\n]\ndescription: x\nauthor: Star Wars: A New Hope", "p.txt:8:9:",
+         "put the value in quotes: author: \"Star Wars: A New Hope\""),
+        ("title: -5 degrees: cold\ndate: 2026-01-01", "p.txt:2:8:", "the value holds ': '"),
     ],
 )
 def test_a_front_matter_slip_is_named_on_its_line_with_its_fix(front, where, says):
@@ -355,12 +359,15 @@ def test_a_front_matter_slip_is_named_on_its_line_with_its_fix(front, where, say
 
 def test_a_hash_against_a_word_is_not_taken_as_a_comment_silently():
     errors = errors_of("---\ntitle: Puzzle #12\ndate: 2026-01-01\ncopyright: (c) 2026 #1 Crosswords\n"
-                       "description: Herbs  # a comment, as YAML has them\n---\nBASIL | Herb\nLIBS | Freedoms\n")
+                       "difficulty: Easy  # a comment, as YAML has them\ndescription: #1 in the series\n"
+                       "notes: # to do\n---\nBASIL | Herb\nLIBS | Freedoms\n")
     assert errors == [
         "p.txt:2:15: 'title' stops before '#12': YAML reads ' #' and what follows as a comment; "
-        "put the value in quotes: title: \"Puzzle #12\"",
+        "put the value in quotes: title: \"Puzzle #12\" (or, if it is a comment, put a space after the '#')",
         "p.txt:4:21: 'copyright' stops before '#1 Crosswords': YAML reads ' #' and what follows as a comment; "
-        "put the value in quotes: copyright: \"(c) 2026 #1 Crosswords\"",
+        "put the value in quotes: copyright: \"(c) 2026 #1 Crosswords\" (or, if it is a comment, put a space after the '#')",
+        "p.txt:6:14: 'description' is empty: YAML reads '#1 in the series' as a comment; put the value in quotes: "
+        "description: \"#1 in the series\" (or, if it is a comment, put a space after the '#')",
     ]
     quoted = load_puzzle("---\ntitle: \"Puzzle #12\"\ndate: 2026-01-01\n---\nBASIL | Herb\nLIBS | Freedoms\n", path="p.txt")
     assert quoted.meta.title == "Puzzle #12"
@@ -381,6 +388,9 @@ def test_every_bad_tag_is_named_at_once_as_written():
         ("----\ntitle: T\ndate: 2026-01-01\n----\nBASIL | Herb\nLIBS | Freedoms\n",
          ["p.txt:1:1: '----' does not open the front matter; the front matter opens and closes with a line of "
           "exactly '---', and holds 'key: value' lines"]),
+        # a '----' among the entries is theirs: the missing closing line is not blamed on it
+        ("---\ntitle: T\ndate: 2026-01-01\nBASIL | Herb\n----\nLIBS | Freedoms\n",
+         ["p.txt:1:1: front matter opened with '---' is never closed; add a '---' line after it"]),
         ('+++\ntitle = "T"\n+++\nBASIL | Herb\nLIBS | Freedoms\n',
          ["p.txt:1:1: front matter in '+++' (TOML) is not read; the front matter opens and closes with a line of "
           "exactly '---', and holds 'key: value' lines"]),

@@ -171,19 +171,21 @@ def sheet_for(puzzle: Puzzle, layout: Layout) -> Paper:
 
 
 def small_squares(puzzle: Puzzle, layout: Layout) -> str:
-    """A note when even the grid alone on page one prints its squares under SMALL_CELL ('' otherwise).
+    """A note when the PDF prints the grid's squares under SMALL_CELL ('' otherwise).
 
-    Page one never takes a square under MIN_CELL to fit the clues beside the
-    grid, so what limits the square here is the grid itself: too many squares
-    across (or down) for the sheet. The note gives the size (front matter)
-    whose grids print at SMALL_CELL or more on the puzzle's paper.
+    The grid has too many squares across (or down) for the sheet: the note
+    gives the size (front matter) whose grids print at SMALL_CELL or more on
+    the puzzle's paper.
     """
     if not layout.placements:
         return ""
     paper = paper_for(puzzle)
     sheets = [paper, paper.turned()] if layout.cols > LANDSCAPE_RATIO * layout.rows else [paper]
-    best = max(_fit_cell(layout, p.content_width, p.content_height - masthead_height(puzzle, p), MAX_CELL)
-               for p in sheets)
+    alone = max(_fit_cell(layout, p.content_width, p.content_height - masthead_height(puzzle, p), MAX_CELL)
+                for p in sheets)
+    if alone >= MAX_CELL:
+        return ""  # the grid takes the largest square there is: the page's plan cannot make it small
+    best = plan_page(puzzle, layout, sheet_for(puzzle, layout)).cell  # the square the PDF prints
     if best >= SMALL_CELL:
         return ""
     margin = 2 * GRID.margin(SMALL_CELL, False)  # the outline round the squares
