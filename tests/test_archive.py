@@ -80,10 +80,14 @@ def test_the_finder_narrows_the_cards_by_their_words(archive, page):
     page.fill("#find", "creme")  # accents folded, case ignored
     assert shown(page) == ["Crème de la Crème"]
     assert page.inner_text(".find-count") == "Showing 1 of 3 puzzles."
-    page.fill("#find", "ann food")  # every word must match: the author and a tag
-    assert shown(page) == ["Second Helping", "Crème de la Crème"]
+    # a year shows how many of its puzzles match; one with none goes, with its link in the years bar
+    assert page.inner_text("#y2025 .n") == "1 of 2 puzzles" and page.inner_text("#y2026 .n") == "1 puzzle"
+    assert page.is_hidden("section.year:has(#y2026)") and page.is_hidden(".years a[href='#y2026']")
+    page.fill("#find", "ann #food")  # every word must match: the author, and a tag as the cards show it
+    assert shown(page) == ["Second Helping", "Crème de la Crème"] and page.inner_text("#y2025 .n") == "2 puzzles"
     page.fill("#find", "allotment")  # the 2025 puzzles gone: their year goes, heading and all
     assert page.is_hidden("section.year:has(#y2025)") and page.is_visible("section.year:has(#y2026)")
+    assert page.is_visible(".years a[href='#y2026']") and page.is_hidden(".years a[href='#y2025']")
     page.fill("#find", "zebra")
     assert shown(page) == [] and page.inner_text(".find-count") == "No puzzle matches."
     page.press("#find", "Escape")
@@ -123,13 +127,42 @@ def test_each_card_shows_the_progress_the_player_saved(archive, page):
     assert shown(page) == [] and page.inner_text(".find-count") == "No puzzle matches."
 
 
+def save(page, key: str, cells: int, **state) -> None:
+    """A save as the player writes it: every letter filled unless `letters` says otherwise."""
+    state = {"v": 1, "letters": "A" * cells, "revealed": "0" * cells, "solved": True, "elapsed": 61000} | state
+    page.evaluate("([k, s]) => localStorage.setItem(k, JSON.stringify(s))", [key, state])
+
+
 def test_a_save_of_another_version_of_the_grid_shows_nothing(archive, page):
     page.goto((archive / "index.html").as_uri())
-    key = page.get_attribute(".card", "data-key")
-    other = key[: key.rindex(":") + 1] + "0123456789ab"  # the same puzzle, a grid since changed
-    page.evaluate("k => localStorage.setItem(k, JSON.stringify({v: 1, letters: 'AB', solved: true}))", other)
+    key, cells = page.get_attribute(".card", "data-key"), int(page.get_attribute(".card", "data-cells"))
+    save(page, key[: key.rindex(":") + 1] + "0123456789ab", cells)  # the same puzzle, a grid since changed
     page.reload()
     assert not page.query_selector(".card .progress")
+    save(page, key, cells)  # the same save under this grid's key
+    page.reload()
+    assert page.inner_text(".card .progress") == "Solved in 1:01"
+
+
+def test_every_letter_revealed_one_by_one_is_revealed_not_solved(archive, page):
+    page.goto((archive / "index.html").as_uri())
+    key, cells = page.get_attribute(".card", "data-key"), int(page.get_attribute(".card", "data-cells"))
+    save(page, key, cells, revealed="1" * cells, gaveUp=False)  # as the player saves word-by-word reveals
+    page.reload()
+    assert page.inner_text(".card .progress") == "Revealed"
+    assert page.get_attribute(".card .progress", "data-state") == "revealed"  # no tick for it
+
+
+def test_progress_made_in_another_tab_shows_at_once(archive, browser):
+    context = browser.new_context()
+    index, other = context.new_page(), context.new_page()
+    index.goto((archive / "index.html").as_uri())
+    other.goto((archive / "index.html").as_uri())
+    key, cells = index.get_attribute(".card", "data-key"), int(index.get_attribute(".card", "data-cells"))
+    save(other, key, cells, letters="AB".ljust(cells, "."), solved=False)
+    index.wait_for_selector(".card .progress", timeout=5000)  # no reload: the storage event brings it
+    assert index.inner_text(".card .progress").startswith("In progress, ")
+    context.close()
 
 
 def test_without_script_the_index_is_a_plain_list(archive, browser):
@@ -138,3 +171,17 @@ def test_without_script_the_index_is_a_plain_list(archive, browser):
     page.goto((archive / "index.html").as_uri())
     assert not page.is_visible(".finder") and len(shown(page)) == 3
     context.close()
+
+
+def test_back_from_a_puzzle_keeps_the_search_and_shows_what_was_done(archive, page):
+    index = (archive / "index.html").as_uri()
+    page.goto(index)
+    page.fill("#find", "crème")
+    page.click("text=Crème de la Crème")
+    key, cells = page.evaluate(
+        "() => { const d = JSON.parse(document.getElementById('puzzle-data').textContent); return [d.storageKey, d.cells.length]; }")
+    save(page, key, cells, elapsed=125000)
+    page.go_back()
+    page.wait_for_selector(".card .progress")
+    assert page.input_value("#find") == "crème" and shown(page) == ["Crème de la Crème"]
+    assert page.inner_text(".card:not([hidden]) .progress") == "Solved in 2:05"

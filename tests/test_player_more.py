@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from site_builder.model import Direction
 from site_builder.site import static_files
 from site_builder.source import load_puzzle, read_puzzle
 from tests.test_player import CHROMIUM, ROOT, SMALL, Page, _build, cell_id, dispatch_words
@@ -1337,6 +1338,23 @@ def test_a_paste_or_a_two_word_suggestion_fills_its_answer_and_goes_no_further(o
     assert changed() == filled
     p.page.evaluate(COMPOSE, [["compose", "basil", "basil"], ["compose", "basi", "basi"], ["end", "", "basi"]])
     assert changed() == {rc: ch for rc, ch in filled.items() if ch != "L"}
+
+
+def test_a_keyboard_correcting_a_word_typed_on_into_the_next_answer_types_it_all_again(open_page):
+    """Typed letter by letter past an answer's end, then corrected early on: the letters past the end go back in."""
+    p = open_page("allotment", **PHONE)
+    first = next(q for q in p.layout.placements if q.direction == Direction.ACROSS)
+    p.page.click(f"#clue-{first.direction.value}-{first.number}")
+    p.page.keyboard.press("Home")
+    typo = first.answer[:-1].lower() + "w" + "xyz"  # the last letter wrong, then three more into what follows
+    p.page.evaluate(COMPOSE, [["start", "", ""]] + [["compose", typo[:i + 1], typo[:i + 1]] for i in range(len(typo))])
+    after = {rc: ch for rc, ch in p.grid_letters().items() if ch}
+    assert len(after) == len(typo)
+    fixed = first.answer.lower() + "xyz"
+    p.page.evaluate(COMPOSE, [["compose", fixed, fixed]])  # the keyboard corrects W to the right letter
+    now = {rc: ch for rc, ch in p.grid_letters().items() if ch}
+    assert set(now) == set(after)  # the same squares hold letters: none past the answer's end was lost
+    assert "".join(now[rc] for rc in first.cells()) == first.answer
 
 
 # A phone's keyboard over the page, as iOS Safari and Chrome for Android (108 on) have it: the visual

@@ -34,12 +34,16 @@
         !/^[A-Z.]*$/.test(state.letters)) {
       return { state: 'new', text: '' };
     }
-    if (state.solved) {
+    var filled = state.letters.replace(/\./g, '').length;
+    if (state.solved && filled === cells) {
+      // revealed as the player says it: the whole puzzle at once, or every letter one way or another
+      if (state.gaveUp || (typeof state.revealed === 'string' && /^1+$/.test(state.revealed))) {
+        return { state: 'done', text: 'Revealed', how: 'revealed' };
+      }
       var clock = Number(state.elapsed);
       var time = clock > 0 && clock <= 100 * 3600 * 1000 ? ' in ' + formatTime(clock) : '';
-      return state.gaveUp ? { state: 'done', text: 'Revealed' } : { state: 'done', text: 'Solved' + time };
+      return { state: 'done', text: 'Solved' + time, how: 'solved' };
     }
-    var filled = state.letters.replace(/\./g, '').length;
     if (!filled) return { state: 'new', text: '' };
     return { state: 'started', text: 'In progress, ' + Math.max(1, Math.floor(100 * filled / cells)) + '% filled' };
   }
@@ -59,8 +63,8 @@
         var title = card.querySelector('.card-title');
         title.parentNode.insertBefore(badge, title.nextSibling);
       }
-      badge.setAttribute('data-state', p.state);
-      badge.textContent = p.text;
+      badge.setAttribute('data-state', p.how || p.state);
+      if (badge.textContent !== p.text) badge.textContent = p.text;
     });
   }
 
@@ -78,10 +82,19 @@
   }
 
   var haystacks = cards.map(function (card) { return fold(card.getAttribute('data-find') || ''); });
+  var years = Array.prototype.slice.call(document.querySelectorAll('section.year'));
+  years.forEach(function (section) {  // the heading's count as built, for when no filter is on
+    var n = section.querySelector('.year-heading .n');
+    if (n) n.setAttribute('data-all', n.textContent);
+  });
+
+  function say(el, text) { if (el.textContent !== text) el.textContent = text; }  // a live region: only news
 
   function applyFilter() {
     if (!form) return;
-    var words = fold(input.value).split(/\s+/).filter(Boolean);
+    // '#food' as the cards show a tag finds it too
+    var words = fold(input.value).split(/\s+/).map(function (w) { return w.replace(/^#+/, ''); }).filter(Boolean);
+    var filtering = words.length > 0 || !!show.value;
     var wanted = show.value;
     var shown = 0;
     cards.forEach(function (card, i) {
@@ -90,21 +103,30 @@
       card.hidden = !match;
       if (match) shown++;
     });
-    // a year with no card left to show goes too, heading and all
-    Array.prototype.forEach.call(document.querySelectorAll('section.year'), function (section) {
-      section.hidden = !section.querySelector('.card:not([hidden])');
+    // a year with no card left to show goes too, heading, count and link in the years bar; one with some
+    // says how many of its puzzles show
+    years.forEach(function (section) {
+      var all = section.querySelectorAll('.card').length;
+      var left = section.querySelectorAll('.card:not([hidden])').length;
+      section.hidden = !left;
+      var n = section.querySelector('.year-heading .n');
+      if (n) say(n, filtering && left && left < all ? left + ' of ' + n.getAttribute('data-all') : n.getAttribute('data-all'));
+      var heading = section.querySelector('.year-heading');
+      var link = heading && heading.id && document.querySelector('.years a[href="#' + heading.id + '"]');
+      if (link) link.hidden = !left;
     });
-    if (!words.length && !wanted) {
-      status.textContent = '';
+    if (!filtering) {
+      say(status, '');
     } else if (!shown) {
-      status.textContent = 'No puzzle matches.';
+      say(status, 'No puzzle matches.');
     } else {
-      status.textContent = 'Showing ' + shown + ' of ' + cards.length + ' puzzles.';
+      say(status, 'Showing ' + shown + ' of ' + cards.length + ' puzzles.');
     }
   }
 
   if (form) {
     form.hidden = false;
+    if (!storage()) show.hidden = true;  // no saved progress to go by: only the words
     form.addEventListener('submit', function (e) { e.preventDefault(); });  // Enter filters; nothing to send
     input.addEventListener('input', applyFilter);
     show.addEventListener('change', applyFilter);

@@ -772,13 +772,14 @@
       // Letters that come in one go (a paste, a keyboard's suggestion of two words) fill the answer they
       // start in and stop at its end: 'basil leaves' in a five-letter answer wrote LEAVES over the next
       // one. The rest is dropped, but still has its place in `composed`, so that a keyboard taking those
-      // letters back undoes nothing.
-      var end = now.length - k > 1 && cur ? currentEntry().cells[currentEntry().cells.length - 1] : null;
-      var full = false;
+      // letters back undoes nothing. Letters that only re-type what the keyboard took back (a correction
+      // of a word typed on into the next answer) go where those went: the stop is for new letters.
+      var grow = Math.max(k, fieldText.length), end = null, full = false;
       for (var j = k; j < now.length; j++) {
         if (!cur) break;
         if (full) { composed.push(null); continue; }
-        full = cur === end;
+        if (j === grow && now.length - grow > 1) end = currentEntry().cells[currentEntry().cells.length - 1];
+        full = end !== null && cur === end;
         composed.push({ cell: cur, dir: dir, letter: cur.letter, wrong: cur.wrong });
         typeLetter(now[j]);
       }
@@ -860,11 +861,13 @@
     // a tap that brings the keyboard back is not the second tap on the square, which turns the direction
     var turn = cell === cur && had && !(touch && keysHidden);
     pointing = true;
+    var wasUp = keysUp;
     try {
-      if (refocus) input.blur();
+      if (refocus) input.blur();  // which forgets the keyboard: one up before it stays up
       if (turn) toggleDir();
       else select(cell, dir);
       focusGrid();
+      if (refocus && wasUp) keysUp = true;
     } finally {
       pointing = false;
     }
