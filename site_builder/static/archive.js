@@ -126,7 +126,7 @@
 
   if (form) {
     form.hidden = false;
-    if (!storage()) show.hidden = true;  // no saved progress to go by: only the words
+    if (!storage()) { show.hidden = true; show.value = ''; }  // no saved progress to go by: only the words
     form.addEventListener('submit', function (e) { e.preventDefault(); });  // Enter filters; nothing to send
     input.addEventListener('input', applyFilter);
     show.addEventListener('change', applyFilter);
