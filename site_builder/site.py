@@ -757,13 +757,30 @@ DIFF_LINES = 40  # lines of one file's diff that `check` prints; the rest are co
 DIFF_WIDTH = 200  # characters of one diff line (a page's embedded data is one line of thousands)
 
 
+def _first_change(a: str, b: str) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
 def _short_diff(lines: list[str]) -> str:
-    """A unified diff cut to what a terminal shows well: DIFF_LINES lines of at most DIFF_WIDTH characters."""
+    """A unified diff cut to what a terminal shows well: DIFF_LINES lines of at most DIFF_WIDTH characters.
+
+    A long changed line is shown from a little before where it differs from its partner (the removed line
+    before an added one, or the added one after a removed one), so a one-word change deep in a page's
+    embedded data is what the window shows.
+    """
+    bodies = [line.rstrip("\n") for line in lines[:DIFF_LINES]]
     out = []
-    for line in lines[:DIFF_LINES]:
-        body = line.rstrip("\n")
+    for n, body in enumerate(bodies):
         if len(body) > DIFF_WIDTH:
-            body = body[:DIFF_WIDTH] + f"... ({len(body) - DIFF_WIDTH} more characters)"
+            mark = body[0] if body[:1] in ("-", "+", " ") and not body.startswith(("---", "+++")) else ""
+            text = body[len(mark):]
+            partner = bodies[n + 1] if mark == "-" and n + 1 < len(bodies) else bodies[n - 1] if mark == "+" and n else ""
+            at = _first_change(text, partner[1:]) if partner[:1] in ("-", "+") and partner[:1] != mark else 0
+            start = max(0, at - DIFF_WIDTH // 4)
+            window = text[start:start + DIFF_WIDTH - len(mark)]
+            after = len(text) - start - len(window)
+            body = mark + (f"({start} characters) ..." if start else "") + window + \
+                (f"... ({after} more characters)" if after else "")
         out.append(body + "\n")
     if len(lines) > DIFF_LINES:
         out.append(f"... {len(lines) - DIFF_LINES} more lines (make site, then git diff public/, shows them all)\n")

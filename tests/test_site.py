@@ -422,3 +422,9 @@ def test_the_drift_report_cuts_long_diffs_and_lines():
     assert len(out) == DIFF_LINES + 1 and out[-1].startswith("... 64 more lines")
     assert out[2] == "-" + "x" * (DIFF_WIDTH - 1) + "... (2301 more characters)"
     assert _short_diff(lines[:4][:2] + [" short\n"]) == "--- a\n+++ b\n short\n"  # a short diff is as it was
+    # a one-word change deep in a long line: the window shows where the two lines part
+    data = "z" * 1500 + "Pet that purrs" + "z" * 1000
+    out = _short_diff(["--- a\n", "+++ b\n", f"-{data}\n", "+" + data.replace("Pet that purrs", "Feline friend") + "\n"])
+    removed, added = out.splitlines()[2:]
+    assert removed.startswith("-(1450 characters) ...") and "Pet that purrs" in removed and len(removed) < DIFF_WIDTH + 60
+    assert added.startswith("+(1450 characters) ...") and "Feline friend" in added
