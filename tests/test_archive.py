@@ -69,6 +69,13 @@ def page(browser):
     assert not errors, errors
 
 
+def status(page, text: str) -> None:
+    """The finder's live region says `text` (it waits for a pause in typing before news)."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(".find-count")).to_have_text(text, timeout=3000)
+
+
 def shown(page) -> list[str]:
     return page.eval_on_selector_all(".card:not([hidden]) .card-title", "els => els.map(e => e.textContent.trim())")
 
@@ -79,7 +86,7 @@ def test_the_finder_narrows_the_cards_by_their_words(archive, page):
     assert page.inner_text(".find-count") == ""
     page.fill("#find", "creme")  # accents folded, case ignored
     assert shown(page) == ["Crème de la Crème"]
-    assert page.inner_text(".find-count") == "Showing 1 of 3 puzzles."
+    status(page, "Showing 1 of 3 puzzles.")
     # a year shows how many of its puzzles match; one with none goes, with its link in the years bar
     assert page.inner_text("#y2025 .n") == "1 of 2 puzzles" and page.inner_text("#y2026 .n") == "1 puzzle"
     assert page.is_hidden("section.year:has(#y2026)") and page.is_hidden(".years a[href='#y2026']")
@@ -89,9 +96,11 @@ def test_the_finder_narrows_the_cards_by_their_words(archive, page):
     assert page.is_hidden("section.year:has(#y2025)") and page.is_visible("section.year:has(#y2026)")
     assert page.is_visible(".years a[href='#y2026']") and page.is_hidden(".years a[href='#y2025']")
     page.fill("#find", "zebra")
-    assert shown(page) == [] and page.inner_text(".find-count") == "No puzzle matches."
+    assert shown(page) == []
+    status(page, "No puzzle matches.")
     page.press("#find", "Escape")
-    assert page.input_value("#find") == "" and len(shown(page)) == 3 and page.inner_text(".find-count") == ""
+    assert page.input_value("#find") == "" and len(shown(page)) == 3
+    status(page, "Showing all 3 puzzles.")
 
 
 def test_each_card_shows_the_progress_the_player_saved(archive, page):
@@ -122,9 +131,12 @@ def test_each_card_shows_the_progress_the_player_saved(archive, page):
     page.select_option("#show", "started")
     assert shown(page) == ["Crème de la Crème"]
     page.select_option("#show", "done")
-    assert shown(page) == ["Allotment", "Second Helping"]
+    assert shown(page) == ["Allotment"]
+    page.select_option("#show", "revealed")
+    assert shown(page) == ["Second Helping"]
     page.select_option("#show", "new")
-    assert shown(page) == [] and page.inner_text(".find-count") == "No puzzle matches."
+    assert shown(page) == []
+    status(page, "No puzzle matches.")
 
 
 def save(page, key: str, cells: int, **state) -> None:
@@ -185,3 +197,45 @@ def test_back_from_a_puzzle_keeps_the_search_and_shows_what_was_done(archive, pa
     page.wait_for_selector(".card .progress")
     assert page.input_value("#find") == "crème" and shown(page) == ["Crème de la Crème"]
     assert page.inner_text(".card:not([hidden]) .progress") == "Solved in 2:05"
+
+
+@pytest.fixture(scope="module")
+def names(tmp_path_factory):
+    """An archive whose names need folding: letters with no accent to drop, a curly apostrophe, near tags."""
+    root = tmp_path_factory.mktemp("names")
+    (root / "puzzles").mkdir()
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    (root / "puzzles" / "bridge.txt").write_text(
+        OTHER.format(date="2025-03-17").replace("Crème de la Crème", "Øresund Straße").replace("Ann Other", "D. O’Brien")
+        .replace("[food]", "[foodie]"), encoding="utf-8")
+    (root / "puzzles" / "creme.txt").write_text(OTHER.format(date="2025-04-01"), encoding="utf-8")
+    (root / "puzzles" / "allotment.txt").write_text(SMALL, encoding="utf-8")
+    assert build_site(root, report=lambda line: None).ok
+    return root / "public"
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("oresund strasse", ["Øresund Straße"]),  # ø and ß, as the answers fold them
+    ("obrien", ["Øresund Straße"]),  # the author's curly apostrophe left out
+    ("o'brien", ["Øresund Straße"]),
+    ("o’brien", ["Øresund Straße"]),  # as a phone types it
+    ("#food", ["Crème de la Crème"]),  # the tag, not #foodie, nor 'food' anywhere in the text
+    ("#foo", ["Crème de la Crème", "Øresund Straße"]),  # while a tag is typed: the tags it begins
+    ("2025-03-17", ["Øresund Straße"]),  # the date as ISO writes it
+])
+def test_the_finder_folds_names_and_knows_tags_and_dates(names, page, query, expected):
+    page.goto((names / "index.html").as_uri())
+    page.fill("#find", query)
+    assert sorted(shown(page)) == expected
+
+
+def test_the_search_is_kept_in_the_address_and_separators_are_not_read(names, page):
+    page.goto((names / "index.html").as_uri())
+    page.fill("#find", "creme")
+    page.select_option("#show", "new")
+    assert "?q=creme&show=new" in page.url
+    page.reload()
+    assert page.input_value("#find") == "creme" and page.input_value("#show") == "new"
+    assert shown(page) == ["Crème de la Crème"]
+    # the dots between a card's links are to see: each link's name is its own text
+    assert page.get_by_role("link", name="PDF", exact=True).count() == 1

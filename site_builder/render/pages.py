@@ -59,7 +59,7 @@ def _entry(info) -> dict:
         "cells": len(layout.cells),
         # what the archive's finder matches a query against
         "find": " ".join(x for x in (p.meta.title, p.meta.author, p.meta.description, p.meta.difficulty,
-                                     " ".join(p.meta.tags), long_date(p.meta.date, weekday=False)) if x),
+                                     " ".join(p.meta.tags), long_date(p.meta.date, weekday=False), p.meta.date.isoformat()) if x),
     }
 
 

@@ -38,13 +38,14 @@
     if (state.solved && filled === cells) {
       // revealed as the player says it: the whole puzzle at once, or every letter one way or another
       if (state.gaveUp || (typeof state.revealed === 'string' && /^1+$/.test(state.revealed))) {
-        return { state: 'done', text: 'Revealed', how: 'revealed' };
+        return { state: 'revealed', text: 'Revealed' };
       }
       var clock = Number(state.elapsed);
       var time = clock > 0 && clock <= 100 * 3600 * 1000 ? ' in ' + formatTime(clock) : '';
-      return { state: 'done', text: 'Solved' + time, how: 'solved' };
+      return { state: 'done', text: 'Solved' + time };
     }
     if (!filled) return { state: 'new', text: '' };
+    if (filled === cells) return { state: 'started', text: 'All filled in, not solved yet' };  // a wrong letter or more
     return { state: 'started', text: 'In progress, ' + Math.max(1, Math.floor(100 * filled / cells)) + '% filled' };
   }
 
@@ -63,7 +64,7 @@
         var title = card.querySelector('.card-title');
         title.parentNode.insertBefore(badge, title.nextSibling);
       }
-      badge.setAttribute('data-state', p.how || p.state);
+      badge.setAttribute('data-state', p.state);
       if (badge.textContent !== p.text) badge.textContent = p.text;
     });
   }
@@ -75,13 +76,27 @@
   var show = form && form.querySelector('#show');
   var status = form && form.querySelector('.find-count');
 
-  // lower case, accents off, so 'creme' finds 'Crème'
+  // lower case, accents off, so 'creme' finds 'Crème'; the letters no accent comes off spelt as the
+  // answers spell them (ß is ss); apostrophes, straight or curly, left out, so 'obrien' finds O'Brien
+  var LETTERS = { 'ß': 'ss', 'æ': 'ae', 'œ': 'oe', 'ø': 'o', 'ł': 'l', 'đ': 'd', 'ð': 'd', 'þ': 'th', 'ħ': 'h', 'ı': 'i' };
   function fold(text) {
-    var s = String(text).toLowerCase();
-    return s.normalize ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : s;
+    var s = String(text).toLowerCase().replace(/[ßæœøłđðþħı]/g, function (ch) { return LETTERS[ch]; });
+    s = s.normalize ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : s;
+    return s.replace(/['\u2018\u2019\u02bc`]/g, '');
   }
 
   var haystacks = cards.map(function (card) { return fold(card.getAttribute('data-find') || ''); });
+  var tagLists = cards.map(function (card) { return (card.getAttribute('data-tags') || '').split(' '); });
+  var allTags = {};
+  tagLists.forEach(function (tags) { tags.forEach(function (t) { if (t) allTags[t] = true; }); });
+
+  // '#food', as the cards show a tag, is that tag (or, while it is being typed, the tags it begins)
+  function matches(i, word) {
+    if (word.charAt(0) !== '#') return haystacks[i].indexOf(word) >= 0;
+    var tag = word.replace(/^#+/, '');
+    if (!tag) return true;
+    return tagLists[i].some(function (t) { return allTags[tag] ? t === tag : t.indexOf(tag) === 0; });
+  }
   var years = Array.prototype.slice.call(document.querySelectorAll('section.year'));
   years.forEach(function (section) {  // the heading's count as built, for when no filter is on
     var n = section.querySelector('.year-heading .n');
@@ -92,13 +107,12 @@
 
   function applyFilter() {
     if (!form) return;
-    // '#food' as the cards show a tag finds it too
-    var words = fold(input.value).split(/\s+/).map(function (w) { return w.replace(/^#+/, ''); }).filter(Boolean);
+    var words = fold(input.value).split(/\s+/).filter(Boolean);
     var filtering = words.length > 0 || !!show.value;
     var wanted = show.value;
     var shown = 0;
     cards.forEach(function (card, i) {
-      var match = words.every(function (w) { return haystacks[i].indexOf(w) >= 0; }) &&
+      var match = words.every(function (w) { return matches(i, w); }) &&
         (!wanted || card.getAttribute('data-progress') === wanted);
       card.hidden = !match;
       if (match) shown++;
@@ -115,17 +129,41 @@
       var link = heading && heading.id && document.querySelector('.years a[href="#' + heading.id + '"]');
       if (link) link.hidden = !left;
     });
-    if (!filtering) {
-      say(status, '');
-    } else if (!shown) {
-      say(status, 'No puzzle matches.');
-    } else {
-      say(status, 'Showing ' + shown + ' of ' + cards.length + ' puzzles.');
+    var bar = document.querySelector('.years');
+    if (bar) bar.hidden = !bar.querySelector('a:not([hidden])');  // no "Years:" over nothing
+    // the live region speaks once typing pauses, not at every letter
+    var news = !filtering ? (wasFiltering ? 'Showing all ' + cards.length + ' puzzles.' : '') :
+      !shown ? 'No puzzle matches.' : 'Showing ' + shown + ' of ' + cards.length + ' puzzles.';
+    wasFiltering = filtering;
+    clearTimeout(sayLater);
+    sayLater = setTimeout(function () { say(status, news); }, news && status.textContent ? 400 : 0);
+    remember();
+  }
+  var wasFiltering = false, sayLater = null;
+
+  // the search in the page's address (?q=...&show=...), so a reload or a bookmark keeps it
+  function remember() {
+    if (!window.history || !history.replaceState || !window.URLSearchParams) return;
+    var params = new URLSearchParams(location.search);
+    if (input.value.trim()) params.set('q', input.value.trim()); else params.delete('q');
+    if (show.value) params.set('show', show.value); else params.delete('show');
+    var query = params.toString();
+    var url = location.pathname + (query ? '?' + query : '') + location.hash;
+    if (url !== location.pathname + location.search + location.hash) {
+      try { history.replaceState(history.state, '', url); } catch (err) { /* a file:// page may refuse */ }
     }
+  }
+  function recall() {
+    if (!window.URLSearchParams) return;
+    var params = new URLSearchParams(location.search);
+    if (params.has('q') && !input.value) input.value = params.get('q');
+    var wanted = params.get('show');
+    if (wanted && !show.value && show.querySelector('option[value="' + wanted.replace(/[^a-z]/g, '') + '"]')) show.value = wanted;
   }
 
   if (form) {
     form.hidden = false;
+    recall();
     if (!storage()) { show.hidden = true; show.value = ''; }  // no saved progress to go by: only the words
     form.addEventListener('submit', function (e) { e.preventDefault(); });  // Enter filters; nothing to send
     input.addEventListener('input', applyFilter);
