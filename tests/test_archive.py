@@ -14,7 +14,8 @@ import pytest
 
 from site_builder.site import build_site
 
-from .test_player import ARGS, CHROMIUM, SMALL
+from .test_player import CHROMIUM, SMALL
+from .test_player import browser  # noqa: F401  (the fixture: Debian's Chromium, one per module)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,16 +47,6 @@ def archive(tmp_path_factory):
     result = build_site(root, report=lambda line: None)
     assert result.ok and len(result.built) == 3
     return root / "public"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
