@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from .errors import PuzzleError
-from .model import Entry
+from .model import Entry, lone_answers
 from .source import _SPECIAL_FOLDS, one_line_positions, parse_source, puzzle_sources, read_source, slug_for
 
 ERROR = "error"
@@ -189,12 +188,10 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str], str
     clue_seen: dict[str, Entry] = {}
     word_seen: dict[str, tuple[Entry, str]] = {}
     by_answer = {e.answer: e for e in entries}
-    holders = Counter(ch for e in entries for ch in set(e.answer))  # answers holding each letter
     # a lone answer: one that shares no letter with any other. Under `adjacency` the dictionary's fill words
     # may cross it; where no two answers share a letter, the grid holds one of them alone (a warning each
     # would say every one is left out)
-    lone = [] if strategy == "adjacency" or len(entries) < 2 else \
-        [e for e in entries if all(holders[ch] == 1 for ch in e.answer)]
+    lone = [] if strategy == "adjacency" or len(entries) < 2 else list(lone_answers(entries))
     if lone and len(lone) == len(entries):
         out.append(Diagnostic(path, entries[0].line, None, WARNING, (
             "no two answers share a letter, so nothing can cross: the grid holds one answer alone; "

@@ -9,6 +9,7 @@ coordinates are 0-based (row, col) with row 0 at the top; exports that need
 from __future__ import annotations
 
 import datetime as _dt
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
@@ -228,3 +229,9 @@ class Layout:
         shown = [e.display for e in self.unplaced[:8]]
         more = len(self.unplaced) - len(shown)
         return "left out: " + ", ".join(shown) + (f" and {more} more" if more else "")
+
+
+def lone_answers(entries) -> tuple["Entry", ...]:
+    """The answers that share no letter with any other answer: nothing can ever cross them."""
+    holders = Counter(ch for e in entries for ch in set(e.answer))  # answers holding each letter
+    return tuple(e for e in entries if all(holders[ch] == 1 for ch in e.answer))

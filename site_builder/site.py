@@ -349,7 +349,8 @@ def _build_one(args: tuple[Path, SiteConfig, Path | None, str, bool]) -> tuple[s
         files = puzzle_files(puzzle, layout, config, quick=quick)
         from .render.pdf import small_squares
 
-        return str(path), (puzzle, layout, files, small_squares(puzzle, layout)), time.perf_counter() - t0, hit
+        small = "" if quick else small_squares(puzzle, layout)  # a quick build makes no PDF: the full one says it
+        return str(path), (puzzle, layout, files, small), time.perf_counter() - t0, hit
     except CrosswordError as exc:
         return str(path), exc, time.perf_counter() - t0, False
     except Exception as exc:  # a bug: fail this puzzle, keep its old outputs, build the others

@@ -537,7 +537,6 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
                     col=vcol + len(rest) - len(rest.lstrip())))
                 continue
             if not raw.strip() and KEYS[key].required:
-                rest = lines[start + value_node.start_mark.line][value_node.start_mark.column:]
                 hint = " (a value starting with '#' is a comment in YAML: put it in quotes)" if "#" in rest else ""
                 errors.append(PuzzleError(path, vline, f"'{key}' must not be empty{hint}", col=vcol))
                 continue

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..errors import LayoutError
-from ..model import Entry, Layout, LayoutParams, Puzzle
+from ..model import Entry, Layout, LayoutParams, Puzzle, lone_answers
 from . import adjacency, freeform, optimize, scored
 
 Strategy = Callable[[Sequence[Entry], LayoutParams], Layout]
@@ -45,9 +45,10 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
     params = params or params_for(puzzle)
     layout = layout_entries(puzzle.entries, params)
     letters = [set(e.answer) for e in puzzle.entries]
+    lone = {id(e) for e in lone_answers(puzzle.entries)}
 
     def crosses_nothing(e: Entry) -> bool:
-        return not any(letters[i] & set(e.answer) for i, o in enumerate(puzzle.entries) if o is not e)
+        return id(e) in lone
 
     unplaced = list(layout.unplaced)
     if len(layout.placements) == 1 and crosses_nothing(layout.placements[0].entry) and any(

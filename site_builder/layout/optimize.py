@@ -184,11 +184,10 @@ Two other ways, not kept (solar-system, 8 pinned seeds, effort 4's budget):
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import replace
 from typing import Sequence
 
-from ..model import Entry, Layout, LayoutParams
+from ..model import Entry, Layout, LayoutParams, lone_answers
 from . import freeform
 from .board import Board
 from .grid import ACROSS, DOWN, ORIGIN, STRIDE, Grid, Spot
@@ -757,10 +756,8 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
         return replace(greedy, strategy=NAME)  # no answer fits the size at all
     letters = sum(len(e.answer) for e in entries if len(e.answer) <= params.size)
     # the letters of answers that can cross another (one that shares no letter never goes in)
-    holders = Counter(ch for e in entries for ch in set(e.answer))  # answers holding each letter
-    crossable = sum(
-        len(e.answer) for e in entries if len(e.answer) <= params.size and any(holders[ch] > 1 for ch in e.answer)
-    )
+    lone = {id(e) for e in lone_answers(entries)}
+    crossable = sum(len(e.answer) for e in entries if len(e.answer) <= params.size and id(e) not in lone)
     # steps move the words on the board: a list far longer than the box can hold is budgeted for what it holds
     budget = steps_for(min(len(entries), params.size**2 // CELLS_PER_ANSWER)) * max(1, params.effort)
     # compaction where there is room; where the answers' letters would fill more than TIGHT of the box,

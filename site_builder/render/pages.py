@@ -36,15 +36,17 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
-def _entry(info) -> dict:
+def _entry(info, config: SiteConfig) -> dict:
     p, layout = info.puzzle, info.layout
     slug = p.slug
+    author = p.meta.author or config.author  # the site's default author stands in, as on the puzzle's page
+    dates = (long_date(p.meta.date, weekday=False), p.meta.date.isoformat())
     return {
         "slug": slug,
         "title": p.meta.title,
-        "date": p.meta.date.isoformat(),
-        "date_long": long_date(p.meta.date, weekday=False),
-        "author": p.meta.author,
+        "date": dates[1],
+        "date_long": dates[0],
+        "author": author,
         "description": p.meta.description,
         "difficulty": p.meta.difficulty,
         "tags": p.meta.tags,
@@ -58,8 +60,8 @@ def _entry(info) -> dict:
         "key": storage_key(p, layout),  # archive.js shows the solver's progress from it
         "cells": len(layout.cells),
         # what the archive's finder matches a query against
-        "find": " ".join(x for x in (p.meta.title, p.meta.author, p.meta.description, p.meta.difficulty,
-                                     " ".join(p.meta.tags), long_date(p.meta.date, weekday=False), p.meta.date.isoformat()) if x),
+        "find": " ".join(x for x in (p.meta.title, author, p.meta.description, p.meta.difficulty, " ".join(p.meta.tags),
+                                     *dates) if x),
     }
 
 
@@ -76,11 +78,7 @@ def site_pages(infos: list, config: SiteConfig, fingerprint: str | None = None) 
     given one, the pages of the last call are reused when the same puzzles show the same details.
     """
     env = environment()
-    entries = [_entry(i) for i in infos]
-    for e, info in zip(entries, infos):
-        if not e["author"]:
-            e["author"] = config.author
-            e["find"] = f"{e['find']} {config.author}" if config.author else e["find"]
+    entries = [_entry(i, config) for i in infos]
     key = (fingerprint, str(TEMPLATES), config, tuple(tuple(e.items()) for e in entries)) if fingerprint else None
     if key is not None and _last and _last[0][0] == key:
         return dict(_last[0][1])
