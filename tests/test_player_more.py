@@ -1482,3 +1482,86 @@ def test_a_tap_on_another_square_mid_word_ends_the_keyboards_word_where_it_was_t
     p.page.evaluate(COMPOSE, [["deleteContentBackward", "", None]])
     assert [p.letter(*rc) for rc in basil.cells()[:2]] == ["B", "A"]
     assert p.current() == cell_id(target) and p.letter(*target) == ""
+
+
+# ---------------------------------------------------------------- 16. a solver's QA pass, session 12
+
+
+def test_escape_again_reaches_the_tools_with_the_answer_still_selected(open_page):
+    """Shift-Tab from the grid selects every clue on its way to the tools, so Check, Word checked the
+    first clue: Escape, then Escape again from the clue, goes to Check with the solver's answer kept."""
+    p = open_page("kitchen-herbs")
+    word = p.layout.down[-1]
+    p.page.click(f"#clue-down-{word.number}")
+    p.page.keyboard.press("Home")
+    wrong = "Q" if word.answer[0] != "Q" else "Z"
+    p.page.keyboard.type(wrong)
+    clue = p.active_clue()
+    p.page.keyboard.press("Escape")
+    p.page.keyboard.press("Escape")
+    assert p.page.evaluate("document.activeElement.textContent") == "Check"
+    assert p.active_clue() == clue
+    p.page.keyboard.press("Enter")
+    p.page.keyboard.press("ArrowDown")
+    p.page.keyboard.press("ArrowDown")
+    assert p.page.evaluate("document.activeElement.getAttribute('aria-label')") == "Check word"
+    p.page.keyboard.press("Enter")
+    assert p.page.locator(f"#{cell_id(word.cells()[0])}.wrong").count() == 1
+    assert p.focused() == "grid-input" and p.active_clue() == clue
+    assert "Escape again goes on to Check, Reveal and Clear" in p.page.inner_text(".hint")
+
+
+def test_an_older_version_saved_at_the_folders_address_is_removed_at_index_html(open_page):
+    """The archive links to slug/index.html and the feed to slug/: one page, whichever address saved."""
+    p = open_page("kitchen-herbs")
+    key = p.page.evaluate("JSON.parse(document.getElementById('puzzle-data').textContent).storageKey")
+    assert p.page.evaluate("location.pathname").endswith("/kitchen-herbs/index.html")
+    old = key.rsplit(":", 1)[0] + ":0123456789ab"
+    p.page.evaluate("""(old) => localStorage.setItem(old, JSON.stringify({v: 1, letters: 'BASIL', revealed: '',
+        wrong: '', elapsed: 5000, solved: false, cursor: null, page: location.pathname.replace(/index\\.html$/, '')}))""", old)
+    p.page.reload()
+    assert p.page.inner_text(".status").startswith("This puzzle was changed since you last played it")
+    assert old not in p.page.evaluate("Object.keys(localStorage)")
+    # and this page's own saves say the folder's address, as the feed's link opens it
+    p.page.click(".cell")
+    p.page.keyboard.type("A")
+    saved = p.page.evaluate("(k) => JSON.parse(localStorage.getItem(k)).page", key)
+    assert saved.endswith("/kitchen-herbs/") and not saved.endswith("index.html")
+
+
+@pytest.mark.parametrize("window", [{"width": 1280, "height": 700}, {"width": 1024, "height": 600}], ids=str)
+def test_the_solved_message_does_not_cover_the_square_just_filled(open_page, window):
+    """'Solved!' waits at the window's foot when the grid runs below it: it covered the grid's last rows,
+    the square just filled among them. The page moves up so the grid's foot clears it."""
+    p = open_page("kitchen-herbs", viewport=window)
+    last = max(p.layout.placements, key=lambda q: max(r for r, _ in q.cells()))
+    dispatch_words(p, [q for q in p.layout.placements if q is not last])
+    p.page.evaluate("window.scrollTo(0, 0)")
+    p.solve(last)
+    assert p.page.inner_text(".solved").startswith("Solved!")
+    covered = p.page.evaluate("""() => {
+        const note = document.querySelector('.solved').getBoundingClientRect();
+        return [...document.querySelectorAll('.cell')].filter(el => {
+            const r = el.getBoundingClientRect();
+            return r.bottom > note.top && r.top < note.bottom && r.top < innerHeight;
+        }).map(el => el.id); }""")
+    assert covered == [], covered
+    assert seen(p, ".solved") is True and seen(p, ".cell.current") is True
+
+
+def test_paused_letters_are_hidden_from_sight_and_from_screen_readers(open_page):
+    p = open_page("kitchen-herbs", color_scheme="dark")
+    word = p.layout.across[0]
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.type(word.answer)
+    p.page.click("[data-action='pause']")
+    cover = p.page.evaluate("getComputedStyle(document.querySelector('.pause-cover')).backgroundColor")
+    assert cover.startswith("rgb(") and not cover.startswith("rgba("), cover  # no letter shows through
+    tree = p.page.locator("body").aria_snapshot()
+    assert "gridcell" not in tree and word.entry.clue[:20] not in tree and "Resume" in tree, tree
+    p.page.click(".pause-cover button")
+    tree = p.page.locator("body").aria_snapshot()
+    assert "gridcell" in tree and word.entry.clue[:20] in tree and p.focused() == "grid-input"
+    filled = p.page.locator(".cell.filled").count()
+    p.page.keyboard.type("Q")  # the keyboard works again
+    assert p.page.locator(".cell.filled").count() == filled + 1

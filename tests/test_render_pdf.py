@@ -486,7 +486,7 @@ def _long_clued(count: int, length: int, size: int) -> tuple[Puzzle, object]:
 
 def _without_tidy(monkeypatch, puzzle, layout) -> bytes:
     with monkeypatch.context() as m:
-        m.setattr(pdf_module, "_tidy", lambda doc, render, plan: doc)
+        m.setattr(pdf_module, "_tidy", lambda doc, render, plan, *rest: doc)
         return render_pdf(puzzle, layout)
 
 
@@ -520,6 +520,52 @@ def test_an_answer_key_a_few_lines_too_long_takes_a_smaller_grid_not_another_she
         assert f"{p.number} {p.entry.display}" in flat(after[-1]), p.number
 
 
+@needs_poppler
+def test_a_long_key_of_short_answers_takes_more_columns_not_another_sheet(monkeypatch):
+    """150 answers of at most 11 letters: in the four columns of a shorter key they ran onto a sheet of their
+    own (too many to count as a few strays); in the columns the widest answer allows, the key is one page."""
+    puzzle, layout = _long_clued(150, 12, 40)
+    paper = pdf_module.sheet_for(puzzle, layout)
+    assert pdf_module.key_fit(layout, paper) > pdf_module.key_columns(layout) == 4
+    with monkeypatch.context() as m:
+        m.setattr(pdf_module, "key_fit", lambda layout, paper: 4)
+        before = _page_texts(render_pdf(puzzle, layout))
+    after = _page_texts(render_pdf(puzzle, layout))
+    assert "Solution" in before[-2] and "Solution" not in before[-1], "the key no longer spills: pick another"
+    assert len(after) == len(before) - 1 and "Solution" in after[-1]
+    for p in layout.placements:
+        assert f"{p.number} {p.entry.display}" in flat(after[-1]), p.number
+
+
+def test_key_columns_are_as_many_as_the_widest_answer_allows():
+    puzzle, layout = _long_clued(20, 12, 40)
+    paper = pdf_module.paper_for(puzzle)
+    widest = max(len(p.entry.answer) for p in layout.placements)
+    assert 4 < pdf_module.key_fit(layout, paper) <= pdf_module.KEY_MOST_COLUMNS and widest <= 12
+    long = dataclasses.replace(layout.placements[0], entry=Entry("X" * 60, "Long", line=1))
+    assert pdf_module.key_fit(dataclasses.replace(layout, placements=(long,)), paper) == 1
+
+
+def test_a_wide_grid_with_small_squares_turns_the_sheet_when_that_makes_them_large_enough():
+    """45x29 is not wide enough to turn for the usual gain (1.6 times wider than tall), but upright its
+    squares print at 4.1 mm and turned at 4.8: past the 4.5 mm a solver can write in, so it turns."""
+    words = ("PNEUMONOULTRAMICROSCOPICSILICOVOLCANOCONIOSIS", "SUPERCALIFRAGILISTICEXPIALIDOCIOUS",
+             "ANTIDISESTABLISHMENTARIANISM", "FLOCCINAUCINIHILIPILIFICATION")
+    entries = tuple(Entry(w, f"Word {i}", line=i + 1) for i, w in enumerate(words))
+    layout = layout_entries(entries, LayoutParams(size=60, seed=0))
+    if layout.cols < layout.rows:  # lay it on its side
+        turned = {Direction.ACROSS: Direction.DOWN, Direction.DOWN: Direction.ACROSS}
+        layout = dataclasses.replace(layout, rows=layout.cols, cols=layout.rows, placements=tuple(
+            dataclasses.replace(p, row=p.col, col=p.row, direction=turned[p.direction]) for p in layout.placements))
+    assert (layout.cols, layout.rows) == (45, 29) and not layout.unplaced
+    puzzle = Puzzle("wide", PuzzleMeta("Wide Load", dt.date(2026, 1, 1), paper="letter"), entries)
+    upright = plan_page(puzzle, layout, pdf_module.paper_for(puzzle)).cell
+    sheet = pdf_module.sheet_for(puzzle, layout)
+    assert upright < pdf_module.SMALL_CELL and sheet.landscape
+    assert plan_page(puzzle, layout, sheet).cell >= pdf_module.SMALL_CELL
+    assert pdf_module.small_squares(puzzle, layout) == ""
+
+
 def test_a_grid_too_big_for_the_paper_is_said_to_print_small(tmp_path):
     # two 50-letter answers crossing: a 50x50 grid, whose squares cannot reach 4.5 mm on letter or A4
     a, b = "ABCDEFGHIJKLMNOPQRSTUVWXY" * 2, "ZYXWVUTSRQPONMLKJIHGFEDCB" * 2
@@ -530,6 +576,8 @@ def test_a_grid_too_big_for_the_paper_is_said_to_print_small(tmp_path):
         puzzle = Puzzle("big", PuzzleMeta("Big", dt.date(2026, 1, 1), paper=paper), entries)
         note = pdf_module.small_squares(puzzle, layout)
         assert note.startswith("printed squares 3.") and f"a size of {across} or less prints them at 4.5 mm" in note
+        # that size cannot hold the 50-letter answers, and the note says so rather than offer it alone
+        assert note.endswith(f"which needs answers of {across} letters or fewer ({a} has 50)"), note
         plan = plan_page(puzzle, layout, pdf_module.sheet_for(puzzle, layout))
         assert plan.cell < pdf_module.SMALL_CELL  # what the note says is what the PDF does
         # and the size it offers is enough: a grid that many squares a side prints at 4.5 mm or more

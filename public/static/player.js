@@ -59,6 +59,8 @@
   var timerEl = player.querySelector('.timer');
   var pauseBtn = player.querySelector('[data-action="pause"]');
   var pauseCover = player.querySelector('.pause-cover');
+  var hiddenWhilePaused = [grid.closest('.grid-scroll'), player.querySelector('.clue-lists'), player.querySelector('.clue-bar')]
+    .filter(Boolean);
   var solvedEl = player.querySelector('.solved');
   var statusEl = player.querySelector('.status');
   var announceEl = document.getElementById('announce');
@@ -147,6 +149,8 @@
     userPaused = paused;
     player.classList.toggle('paused', paused);
     pauseCover.hidden = !paused;
+    // out of reach while paused: the letters and clues are hidden from sight, and from screen readers
+    hiddenWhilePaused.forEach(function (el) { el.inert = paused; if (paused) el.setAttribute('aria-hidden', 'true'); else el.removeAttribute('aria-hidden'); });
     pauseBtn.textContent = paused ? 'Resume' : 'Pause';  // its name says what it does: not also a pressed toggle
     if (paused) {
       stopTimer();
@@ -207,7 +211,7 @@
       solved: solved,
       gaveUp: solved && gaveUp,
       cursor: cur ? [cur.r, cur.c, dir] : null,
-      page: location.pathname  // whose save: another site's puzzle of the same name shares file://'s storage
+      page: pagePath(location.pathname)  // whose save: another site's puzzle of the same name shares file://'s storage
     };
     var text = JSON.stringify(state);
     try {
@@ -245,6 +249,9 @@
   // of this page's other versions are removed: a key of this slug, saved by this very page (every site
   // opened from file:// shares one storage, and another site may have a puzzle of this name). Says
   // whether any held letters.
+  // one page, two addresses: the archive links to slug/index.html, the feed to slug/
+  function pagePath(path) { return path.replace(/\/index\.html$/, '/'); }
+
   function forgetOtherVersions() {
     var store = storage();
     var prefix = data.storageKey.slice(0, data.storageKey.lastIndexOf(':') + 1);
@@ -256,7 +263,7 @@
         if (key === data.storageKey || key.indexOf(prefix) !== 0 || !/^[0-9a-f]+$/.test(key.slice(prefix.length))) return;
         var old = null;
         try { old = JSON.parse(store.getItem(key)); } catch (err) { /* not a save */ }
-        if (!old || old.page !== location.pathname) return;
+        if (!old || typeof old.page !== 'string' || pagePath(old.page) !== pagePath(location.pathname)) return;
         lost = lost || /[A-Z]/.test(old.letters);
         store.removeItem(key);
       });
@@ -644,8 +651,22 @@
       announceEl.textContent = headline + (detail ? ' ' + detail : '');
       // keep the news in sight below a grid taller than the window
       solvedEl.classList.add('pinned');
+      uncoverGrid();
       save();
     }
+  }
+
+  // The pinned message waits at the window's foot, over the grid's last rows when the grid runs below it:
+  // the page moves up until the grid's foot clears the message, as far as it can without the square
+  // just filled going out of sight at the top (under the clue bar, which sticks there).
+  function uncoverGrid() {
+    var note = solvedEl.getBoundingClientRect();
+    var under = wrap.getBoundingClientRect().bottom + 8 - note.top;
+    if (under <= 0 || !cur) return;
+    var bar = clueBar.getBoundingClientRect();
+    var top = clueBar.hidden || bar.height === 0 ? 0 : Math.max(0, bar.bottom);
+    var room = cur.el.getBoundingClientRect().top - top - 8;
+    if (room > 0) window.scrollBy(0, Math.min(under, room));
   }
 
   // Finished by Reveal, Puzzle (or every letter revealed), not by the solver.
@@ -895,6 +916,15 @@
     button.setAttribute('aria-controls', 'grid');
     while (li.firstChild) button.appendChild(li.firstChild);
     li.appendChild(button);
+    // Escape again, from the clue Escape left the grid for: on to the tools above the grid, the selection
+    // kept, so Check, Word checks the answer the solver was in (Shift-Tab from the grid selects each clue
+    // on the way); any tool brings the keyboard back to the grid
+    button.addEventListener('keydown', function (e) {
+      if (e.key !== 'Escape' || userPaused || e.ctrlKey || e.metaKey || e.altKey) return;
+      e.preventDefault();
+      var first = toolbar.querySelector('summary');
+      if (first) first.focus();
+    });
     li.addEventListener('click', function () {
       if (userPaused) return;
       var back = leftAt && entry === currentEntry() && entry.cells.indexOf(leftAt) >= 0 ? leftAt : null;

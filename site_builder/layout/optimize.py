@@ -535,22 +535,35 @@ def shrink(placed: Sequence[Placed], words: Sequence[str], side: int) -> Window:
     for wid, start, d in placed:
         sr, sc = divmod(start, STRIDE)
         n = len(words[wid]) - 1
-        spans.append((wid, start, d, sr, sc, sr + n * d, sc + n * (1 - d), n + 1))
-    rows = sorted({s[3] for s in spans})
-    cols = sorted({s[4] for s in spans})
-    best: tuple[int, int, int] | None = None
-    best_keep: list[Placed] = []
-    for r in range(rows[0], rows[-1] + 1):
-        for c in range(cols[0], cols[-1] + 1):
-            keep = [
-                (wid, start, d)
-                for wid, start, d, sr, sc, er, ec, _ in spans
-                if sr >= r and sc >= c and er < r + side and ec < c + side
-            ]
-            letters = sum(len(words[w]) for w, _, _ in keep)
-            key = (letters, -r, -c)
-            if best is None or key > best:
-                best, best_keep = key, keep
+        spans.append((wid, start, d, sr, sc, sr + n * d, sc + n * (1 - d)))
+    top, left = min(s[3] for s in spans), min(s[4] for s in spans)
+    height, width = max(s[3] for s in spans) - top + 1, max(s[4] for s in spans) - left + 1
+    # the windows worth trying have their corner at a word's start row and column, or between; a word is
+    # inside those whose corner is at most its start and at least its end less side - 1: a rectangle of
+    # corners, added up in one pass over a difference table (rather than every word for every corner)
+    diff = [[0] * (width + 1) for _ in range(height + 1)]
+    for wid, _, _, sr, sc, er, ec in spans:
+        r0, c0 = max(top, er - side + 1) - top, max(left, ec - side + 1) - left
+        r1, c1 = sr - top + 1, sc - left + 1
+        if r0 < r1 and c0 < c1:
+            n = len(words[wid])
+            diff[r0][c0] += n
+            diff[r0][c1] -= n
+            diff[r1][c0] -= n
+            diff[r1][c1] += n
+    best_letters, corner = -1, (top, left)
+    above = [0] * (width + 1)
+    for i in range(height):
+        run = 0
+        for j in range(width):
+            run += diff[i][j]
+            above[j] += run
+            if above[j] > best_letters:  # most letters, then the top-most, then the left-most corner
+                best_letters, corner = above[j], (top + i, left + j)
+    r, c = corner
+    best_keep = [
+        (wid, start, d) for wid, start, d, sr, sc, er, ec in spans if sr >= r and sc >= c and er < r + side and ec < c + side
+    ]
     if not best_keep:
         return (0, 0), []
     r0 = min(divmod(start, STRIDE)[0] for _, start, _ in best_keep)

@@ -158,16 +158,19 @@ def paper_for(puzzle: Puzzle) -> Paper:
 
 
 def sheet_for(puzzle: Puzzle, layout: Layout) -> Paper:
-    """The puzzle's paper, turned on its side for a grid much wider than tall when that makes its squares
-    LANDSCAPE_GAIN times larger (both pages: the answer key's grid is as wide)."""
+    """The puzzle's paper, turned on its side for a grid wider than tall (both pages: the answer key's grid
+    is as wide) when that makes its squares LANDSCAPE_GAIN times larger (a grid LANDSCAPE_RATIO times
+    wider than tall), or lifts squares under SMALL_CELL to it (any wider grid: a 45x29 grid's squares
+    go from 4.1 to 4.8 mm on letter paper)."""
     paper = paper_for(puzzle)
-    if layout.cols <= LANDSCAPE_RATIO * layout.rows:
+    if layout.cols <= layout.rows:
         return paper
     upright = plan_page(puzzle, layout, paper).cell
-    if upright >= MAX_CELL:
+    if upright >= MAX_CELL or (upright >= SMALL_CELL and layout.cols <= LANDSCAPE_RATIO * layout.rows):
         return paper
-    turned = paper.turned()
-    return turned if plan_page(puzzle, layout, turned).cell >= LANDSCAPE_GAIN * upright else paper
+    turned = plan_page(puzzle, layout, paper.turned()).cell
+    wide = layout.cols > LANDSCAPE_RATIO * layout.rows and turned >= LANDSCAPE_GAIN * upright
+    return paper.turned() if wide or (upright < SMALL_CELL <= turned) else paper
 
 
 def small_squares(puzzle: Puzzle, layout: Layout) -> str:
@@ -180,7 +183,7 @@ def small_squares(puzzle: Puzzle, layout: Layout) -> str:
     if not layout.placements:
         return ""
     paper = paper_for(puzzle)
-    sheets = [paper, paper.turned()] if layout.cols > LANDSCAPE_RATIO * layout.rows else [paper]
+    sheets = [paper, paper.turned()] if layout.cols > layout.rows else [paper]
     alone = max(_fit_cell(layout, p.content_width, p.content_height - masthead_height(puzzle, p), MAX_CELL)
                 for p in sheets)
     if alone >= MAX_CELL:
@@ -191,8 +194,13 @@ def small_squares(puzzle: Puzzle, layout: Layout) -> str:
     margin = 2 * GRID.margin(SMALL_CELL, False)  # the outline round the squares
     across = int((paper.content_width - margin) // SMALL_CELL)
     down = int((paper.content_height - masthead_height(puzzle, paper) - margin) // SMALL_CELL)
-    return (f"printed squares {best / MM:.1f} mm, small to write in: a size of {min(across, down)} "
-            f"or less prints them at {SMALL_CELL / MM:.1f} mm or more on {paper.name} paper")
+    size = min(across, down)
+    longest = max((p.entry for p in layout.placements), key=lambda e: (len(e.answer), -e.line))  # the first in the file
+    note = (f"printed squares {best / MM:.1f} mm, small to write in: a size of {size} or less prints them "
+            f"at {SMALL_CELL / MM:.1f} mm or more on {paper.name} paper")
+    if len(longest.answer) > size:  # that size cannot hold the longest answer: say so, not just "lower it"
+        note += f", which needs answers of {size} letters or fewer ({longest.answer} has {len(longest.answer)})"
+    return note
 
 
 def masthead_height(puzzle: Puzzle, paper: Paper) -> float:
@@ -218,12 +226,22 @@ def _fit_cell(layout: Layout, width: float, height: float, cap: float) -> float:
 
 KEY_COLUMNS = 4  # the answer key's columns, at most
 KEY_LINES = 10  # lines of answers (headings counted) a key column should have before another is opened
+KEY_MOST_COLUMNS = 7  # columns of short answers tried when the key would otherwise run onto another sheet
+KEY_SIZE, KEY_GAP, KEY_INDENT, KEY_TRACKING = 8.5, 14.0, 15.0, 0.03  # as pdf.css sets .answers
 
 
 def key_columns(layout: Layout) -> int:
     """The answer key's column count: fewer for a short list, whose answers four columns would scatter."""
     lines = len(layout.placements) + 2
     return max(1, min(KEY_COLUMNS, -(-lines // KEY_LINES)))
+
+
+def key_fit(layout: Layout, paper: Paper) -> int:
+    """The most key columns (up to KEY_MOST_COLUMNS) that hold the widest answer on one line."""
+    widest = max((text_width(p.entry.display, "sans", KEY_SIZE) + KEY_TRACKING * KEY_SIZE * len(p.entry.display)
+                  for p in layout.placements), default=0.0) + KEY_INDENT
+    fit = int((paper.content_width + KEY_GAP) // (widest + KEY_GAP + 1.0))
+    return max(1, min(KEY_MOST_COLUMNS, fit))
 
 
 def key_cell(puzzle: Puzzle, layout: Layout, paper: Paper, share: float = KEY_GRID_SHARE) -> float:
@@ -465,9 +483,10 @@ def _groups(items: list[Item], indexes, continued: bool = False) -> list[dict]:
 
 
 def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None, paper: Paper | None = None,
-             more_size: float | None = None, key_share: float = KEY_GRID_SHARE) -> str:
+             more_size: float | None = None, key_share: float = KEY_GRID_SHARE, key_cols: int = 0) -> str:
     """The HTML WeasyPrint lays out (useful for inspection). `more_size` sets the clues continuing after
-    page one smaller than page one's, `key_share` the answer key's grid (see `_tidy`)."""
+    page one smaller than page one's, `key_share` the answer key's grid, `key_cols` its columns of answers
+    (see `_tidy`)."""
     eng = _engine()
     paper = paper or sheet_for(puzzle, layout)
     plan = plan or plan_page(puzzle, layout, paper)
@@ -494,7 +513,7 @@ def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None, paper: Pa
         f".clues li {{ padding-left: {_pt(indent)}; }} "
         f".clues .num {{ width: {_pt(numbers)}; }} "
         f".more {{ columns: {plan.columns};{f' font-size: {_pt(more_size)};' if more_size else ''} }} "
-        f".answers {{ columns: {key_columns(layout)}; }}"
+        f".answers {{ columns: {key_cols or key_columns(layout)}; }}"
     )
     return eng.template.render(
         title=m.title,
@@ -566,7 +585,7 @@ def render_pdf(puzzle: Puzzle, layout: Layout) -> bytes:
             give += RETRY_STEP
         doc = _tidy(doc, lambda **kw: eng.weasyprint.HTML(
             string=pdf_html(puzzle, layout, plan, paper, **kw), base_url=str(STATIC) + "/",
-        ).render(stylesheets=stylesheets, font_config=eng.font_config), plan)
+        ).render(stylesheets=stylesheets, font_config=eng.font_config), plan, layout, paper)
         return doc.write_pdf(pdf_identifier=True)
 
 
@@ -589,10 +608,12 @@ def _stray(spread: list[int], limits: tuple[float, int]) -> bool:
     return len(spread) > 1 and spread[-1] <= min(most, share * sum(spread))
 
 
-def _tidy(doc, render, plan: Plan):
+def _tidy(doc, render, plan: Plan, layout: Layout, paper: Paper):
     """`doc` without a last page of a few continued clues or a few answers, when setting the continued clues
     half a point or a point smaller (never below the smallest clue size), or the key's grid smaller, takes
-    them back onto the page before. `render(more_size=..., key_share=...)` lays the document out again."""
+    them back onto the page before; and with a key of short answers in more columns (up to what
+    `key_fit` allows) when that saves a sheet. `render(more_size=..., key_share=..., key_cols=...)` lays
+    the document out again."""
     kw: dict = {}
     if _stray(_spread(doc, "more-"), STRAY_CLUES):
         for off in MORE_SIZES:
@@ -605,6 +626,15 @@ def _tidy(doc, render, plan: Plan):
     if _stray(_spread(doc, "key-"), STRAY_ANSWERS):
         for share in KEY_SHARES:
             trial = render(key_share=share, **kw)
+            if len(trial.pages) < len(doc.pages):
+                doc, kw = trial, {**kw, "key_share": share}
+                break
+    if len(_spread(doc, "key-")) > 1 and key_fit(layout, paper) > key_columns(layout):
+        # a long key of short answers: more, narrower columns (and a smaller grid above them) may keep it
+        # on one sheet fewer
+        share = kw.pop("key_share", KEY_GRID_SHARE)
+        for smaller in (share, *(s for s in KEY_SHARES if s < share)):
+            trial = render(key_cols=key_fit(layout, paper), key_share=smaller, **kw)
             if len(trial.pages) < len(doc.pages):
                 doc = trial
                 break
