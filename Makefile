@@ -23,7 +23,7 @@ $(STAMP): $(SETUP_SOURCES)
 	@if test -x $(BIN)/python && test -f $@ && test "$$(tools/setup-key)" = "$$(cat $@)"; then touch $@; exit 0; fi; \
 	PYTHON=$(PYTHON) tools/system-deps && \
 	echo "setup  $(VENV): virtual environment, packages and the compiled search" && \
-	{ test -x $(BIN)/python || $(PYTHON) -m venv $(VENV); } && \
+	{ $(BIN)/python -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv $(VENV); } && \
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test]' && \
 	mkdir -p $(dir $@) && tools/setup-key > $@
 
@@ -48,4 +48,4 @@ bench: $(STAMP) ## compare the layout strategies, time renders, the site build a
 	$(BIN)/python -m site_builder.bench_site
 
 clean: ## remove the virtual environment and caches (public/ is kept: it is committed)
-	rm -rf $(VENV) .cache .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .cache .pytest_cache .hypothesis build *.egg-info site_builder/layout/_anneal*.so

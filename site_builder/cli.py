@@ -242,6 +242,14 @@ def cmd_build(args: argparse.Namespace) -> int:
         shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
         print(f"note: {len(names)} puzzle{'s' if len(names) != 1 else ''} left answers out: {shown}; "
               "raise 'size', or give the answers more letters in common (see the lines above)", file=sys.stderr)
+    if (result.built or result.removed) and not result.failed and not args.quiet:
+        # where the site is, the first time especially
+        index = (out or root / "public") / "index.html"
+        try:
+            index = index.resolve().relative_to(Path.cwd().resolve())
+        except ValueError:
+            pass
+        print(f"site   {index}: open it in a browser, or run `make watch` to serve it and rebuild on every save")
     if not result.built and not result.removed and not result.failed and not args.quiet:
         if result.unchanged:
             print(f"up to date: {len(result.unchanged)} puzzle{'s' if len(result.unchanged) != 1 else ''}")

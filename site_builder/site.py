@@ -73,6 +73,18 @@ def code_fingerprint() -> str:
     return _hash_files(code_files(), REPO)
 
 
+# templates that only the index, the tag pages and the feed use: editing them re-renders no puzzle
+SITE_TEMPLATES = ("base.html", "index.html", "feed.xml")
+# the site settings a puzzle's outputs show: the page's masthead and footer, and the author for puzzles that
+# name none (the description and base_url are the index's and the feed's alone)
+PAGE_SETTINGS = ("title", "licence", "author")
+
+
+def puzzle_code_fingerprint() -> str:
+    """`code_fingerprint` less SITE_TEMPLATES: what shapes a puzzle's own outputs."""
+    return _hash_files([p for p in code_files() if not (p.parent == TEMPLATES and p.name in SITE_TEMPLATES)], REPO)
+
+
 def code_files() -> list[Path]:
     """The files `code_fingerprint` hashes."""
     files = [
@@ -190,13 +202,19 @@ def downloads(puzzle: Puzzle) -> list[tuple[str, str, str]]:
     return [(o.label, o.name(puzzle.slug), o.note) for o in OUTPUTS if o.pattern not in skip]
 
 
+class BuildStopped(Exception):
+    """A build's `stop` said to give up (watch: another save came in): the puzzle is not written."""
+
+
 def puzzle_files(
-    puzzle: Puzzle, layout: Layout, config: SiteConfig, *, quick: bool = False, page: bool = True
+    puzzle: Puzzle, layout: Layout, config: SiteConfig, *, quick: bool = False, page: bool = True,
+    stop: Callable[[], bool] | None = None,
 ) -> dict[str, str | bytes]:
     """Render the outputs of one puzzle (names relative to public/<slug>/).
 
     `quick` skips the slow ones (PNG, PDF); `page=False` leaves out the
     puzzle page, which needs the site around it (`generate --out-dir`).
+    `stop`, asked before each slow render, raises BuildStopped when it says so.
     """
     from .render.exports import export_files
     from .render.svg import render_svg
@@ -212,10 +230,16 @@ def puzzle_files(
         from .render.pdf import render_pdf
         from .render.png import render_png, render_thumbnail
 
-        files[f"{slug}.png"] = render_png(puzzle, layout)
-        files[f"{slug}-solution.png"] = render_png(puzzle, layout, solution=True)
-        files[f"{slug}-thumb.png"] = render_thumbnail(puzzle, layout)
-        files[f"{slug}.pdf"] = render_pdf(puzzle, layout)
+        slow = (
+            (f"{slug}.png", lambda: render_png(puzzle, layout)),
+            (f"{slug}-solution.png", lambda: render_png(puzzle, layout, solution=True)),
+            (f"{slug}-thumb.png", lambda: render_thumbnail(puzzle, layout)),
+            (f"{slug}.pdf", lambda: render_pdf(puzzle, layout)),
+        )
+        for name, render in slow:
+            if stop is not None and stop():
+                raise BuildStopped(slug)
+            files[name] = render()
     expected = set(output_names(slug, quick=quick, page=page))
     assert set(files) == expected, f"outputs and OUTPUTS disagree: {sorted(set(files) ^ expected)}"
     return files
@@ -226,7 +250,10 @@ def render_page(puzzle: Puzzle, layout: Layout, config: SiteConfig) -> str:
 
     from .render.html import render_puzzle_page
 
-    return render_puzzle_page(puzzle, layout, site=asdict(config), root="../", downloads=downloads(puzzle))
+    # only the settings a page may show (a template asking for another fails: StrictUndefined), so that
+    # the build's record of a puzzle (`_source_key`) holds every setting its outputs depend on
+    site = {k: v for k, v in asdict(config).items() if k in PAGE_SETTINGS}
+    return render_puzzle_page(puzzle, layout, site=site, root="../", downloads=downloads(puzzle))
 
 
 # ------------------------------------------------------------------- build
@@ -253,6 +280,7 @@ class BuildResult:
     # but they hold no page back (the index, tags and feed are written; a draft is on none of them)
     failed_drafts: set[str] = field(default_factory=set)
     drafts: list[str] = field(default_factory=list)  # drafts that read well, kept off the site
+    stopped: bool = False  # `stop` ended the build early (see build_site)
     # answers a layout left out: slug -> "left out: ..." (the build line says it; watch repeats it)
     left_out: dict[str, str] = field(default_factory=dict)
 
@@ -310,7 +338,7 @@ def _state(key: str, target: Path, slug: str) -> str | None:
 def _source_key(path: Path, code: str, config: SiteConfig) -> str:
     h = hashlib.sha256()
     h.update(code.encode())
-    h.update(repr(config).encode())
+    h.update(repr([getattr(config, k) for k in PAGE_SETTINGS]).encode())
     h.update(path.read_bytes())
     return h.hexdigest()
 
@@ -339,20 +367,28 @@ def _ignore_stop_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _build_one(args: tuple[Path, SiteConfig, Path | None, str, bool]) -> tuple[str, object, float, bool]:
-    """Worker: lay out and render one puzzle. Returns (path, files or error, seconds, layout cached)."""
-    path, config, cache, engine, quick = args
+def _build_one(args: tuple) -> tuple[str, object, float, bool]:
+    """Worker: lay out and render one puzzle. Returns (path, files or error, seconds, layout cached).
+
+    `args` is (path, config, cache, engine, quick) and, in this process only, a `stop` callable
+    (BuildStopped goes up to `build_site`)."""
+    path, config, cache, engine, quick, *rest = args
+    stop = rest[0] if rest else None
     t0 = time.perf_counter()
+    if stop is not None and stop():
+        raise BuildStopped(Path(path).stem)
     try:
         puzzle = _read_source(path)
         layout, hit = cached_layout(puzzle, cache, engine)
-        files = puzzle_files(puzzle, layout, config, quick=quick)
+        files = puzzle_files(puzzle, layout, config, quick=quick, stop=stop)
         from .render.pdf import small_squares
 
         small = "" if quick else small_squares(puzzle, layout)  # a quick build makes no PDF: the full one says it
         return str(path), (puzzle, layout, files, small), time.perf_counter() - t0, hit
     except CrosswordError as exc:
         return str(path), exc, time.perf_counter() - t0, False
+    except BuildStopped:
+        raise
     except Exception as exc:  # a bug: fail this puzzle, keep its old outputs, build the others
         import jinja2
 
@@ -383,6 +419,7 @@ def build_site(
     report: Callable[[str], None] = print,
     quick: bool = False,
     only: set[str] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> BuildResult:
     """Build root/puzzles into `out` (default root/public). See the module docstring.
 
@@ -390,6 +427,10 @@ def build_site(
     exports), leaving them stale so the next full build renders the rest;
     watch mode runs a quick build, then a full one. `only` limits the stale
     set to those slugs (the others count as unchanged if built before).
+    `stop` (watch: a save is waiting), asked between one puzzle's slow
+    renders and before each puzzle when building in this process, ends the
+    build early: the puzzles written so far are whole and recorded, the rest
+    stay stale, the index is left as it was, and `result.stopped` is set.
 
     `cache` holds cached layouts (default root/.cache); `state` the per-puzzle
     build keys that make the build incremental (default: the cache folder).
@@ -407,6 +448,7 @@ def build_site(
     config = load_config(root / "pyproject.toml")
     _remove_temp_files(out)
     code = code_fingerprint()
+    puzzle_code = puzzle_code_fingerprint()
     engine = layout_fingerprint()
     result = BuildResult()
 
@@ -426,7 +468,7 @@ def build_site(
         if puzzle.meta.draft:
             result.drafts.append(slug)
             continue
-        key = _source_key(path, code, config)
+        key = _source_key(path, puzzle_code, config)
         if only is not None and slug not in only and (out / slug).exists():
             try:
                 infos[slug] = PuzzleInfo(puzzle, cached_layout(puzzle, cache, engine)[0])
@@ -471,7 +513,11 @@ def build_site(
                 pool.join()
             raise
     else:
-        _collect(map(_build_one, work), out, state, keys, infos, result, report, quick)
+        try:
+            _collect(map(_build_one, [(*w, stop) for w in work]), out, state, keys, infos, result, report, quick)
+        except BuildStopped:
+            result.stopped = True
+            return result
 
     published = set(infos)
     # a draft is on no page: one still being written (with errors) must not hold the index back
@@ -712,6 +758,8 @@ class Drift:
 def _source_of(rel: str, root: Path) -> str:
     first = rel.split("/", 1)[0]
     if "/" in rel and first not in ("static", "tags"):
+        if not (root / "puzzles" / f"{first}.txt").is_file():
+            return f"no source: puzzles/{first}.txt does not exist"
         return f"puzzles/{first}.txt"
     return "site (templates, static files, pyproject.toml)"
 
@@ -743,7 +791,7 @@ def compare_trees(expected: Path, actual: Path, root: Path) -> list[Drift]:
                     lines = difflib.unified_diff(
                         b.decode("utf-8").splitlines(keepends=True),
                         a.decode("utf-8").splitlines(keepends=True),
-                        fromfile=f"public/{rel} (committed)",
+                        fromfile=f"public/{rel} (as it is)",
                         tofile=f"public/{rel} (built)",
                         n=2,
                     )

@@ -65,7 +65,7 @@ RELOAD_PATH = "/__reload"
 class Source:
     """What a changed path means to the build."""
 
-    kind: str  # "puzzle", "site" (templates, static files, settings) or "code" (restart)
+    kind: str  # "puzzle", "site" (templates, static files, settings), "code" (restart) or "unread" (see classify)
     path: Path
 
 
@@ -77,7 +77,10 @@ def classify(path: str | Path, root: Path) -> Source | None:
     puzzles = (root / "puzzles").resolve()
     parent = p.parent.resolve()
     if parent == puzzles:
-        return Source("puzzle", p) if p.suffix == ".txt" else None
+        if p.suffix == ".txt":
+            return Source("puzzle", p)
+        # a 'Shout.TXT', or front matter saved with no extension: never read, and the author is told why
+        return Source("unread", p) if p.suffix.lower() == ".txt" or not p.suffix else None
     if parent == root.resolve():
         return Source("site", p) if p.name == "pyproject.toml" else None
     for base in (TEMPLATES, STATIC):
@@ -529,6 +532,7 @@ class Watcher:
         self.known = self._puzzle_paths()
         self.observer = None
         self.restart_wanted: list[Path] = []
+        self.told: set[str] = set()  # the notes on unread files already said
 
     # -- sources
 
@@ -617,7 +621,12 @@ class Watcher:
         if not self.full_owed or self.queue.pending():
             return
         t0 = time.perf_counter()
-        run.full, _ = self._build("full")
+        # a save while the PNG and PDF render ends this build between two renders: the save's own quick
+        # build comes first, and the full build after it does what this one left
+        full, _ = self._build("full", stop=self.queue.pending)
+        if full.stopped:
+            return
+        run.full = full
         run.full_s = run.quick_s + time.perf_counter() - t0
         self.full_owed = False
         seen = {str(e) for _, e in run.failures}
@@ -683,6 +692,16 @@ class Watcher:
         for slug in sorted({s for r in results for s in r.needs_clues}):
             self.say(next(r.needs_clues[slug] for r in results if slug in r.needs_clues))
 
+    def tell_unread(self) -> None:
+        """What `build` notes of files in puzzles/ it does not read (a 'Shout.TXT'), each said once."""
+        from .source import unread_sources
+
+        notes = unread_sources(self.root / "puzzles")
+        for note in notes:
+            if note not in self.told:
+                self.say("note: " + note.replace(str(self.root / "puzzles"), "puzzles"))
+        self.told = set(notes)
+
     def _failed(self, what: str, exc: Exception) -> None:
         """A build that stopped on the settings (pyproject.toml) or a bug: say so, keep watching."""
         from .cli import _print_error
@@ -716,6 +735,9 @@ class Watcher:
                     self.report(run)
             return False
         sources = [s for s in (classify(p, self.root) for p in batch) if s is not None]
+        if any(s.kind in ("unread", "puzzle") for s in sources):
+            self.tell_unread()
+        sources = [s for s in sources if s.kind != "unread"]
         code = [s.path for s in sources if s.kind == "code"]
         if code:
             self.restart_wanted = code
@@ -863,6 +885,7 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
               f"and watching puzzles/, templates/, site_builder/ (Ctrl-C stops)", flush=True)
         watcher.finish(run)
         watcher.report(run, first=True)
+        watcher.tell_unread()
         if run.full is None and not watcher.full_owed:
             try:
                 warm_up(root)
@@ -881,16 +904,20 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
         pass
     finally:
         stopping.set()
-        for s, handler in old.items():
-            signal.signal(s, signal.SIG_IGN if s == signal.SIGINT else handler)
+        # stopping: a second signal (make passes a SIGTERM on to the watcher, so `kill` of the group sends
+        # two) changes nothing, and must not reach the command's own handler (exit 143 and a "stopped part
+        # way" message) while this winds down
+        for s in old:
+            signal.signal(s, signal.SIG_IGN)
         state.close()
         if thread is not None:
             server.shutdown()
         server.server_close()
         watcher.stop_observer()
         _sweep_temp_files([watcher.out, root / ".cache"], started)
-        for s, handler in old.items():
-            signal.signal(s, handler)
+        if restart:  # the new process must hear them (an ignored signal stays ignored across exec)
+            for s, handler in old.items():
+                signal.signal(s, handler)
     if restart:
         sys.stdout.flush()
         sys.stderr.flush()

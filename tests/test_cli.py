@@ -124,7 +124,10 @@ def test_generate_and_build_name_the_answers_left_out(tmp_path):
     r = run("generate", "--words", str(f))
     assert r.returncode == 0 and "3 of 4 answers placed" in r.stderr and "; left out: XYZ" in r.stderr, r.stderr
     r = run("build", "--root", str(tmp_path))
-    assert r.returncode == 0 and "drop: 3 of 4 answers," in r.stdout and r.stdout.rstrip().endswith("left out: XYZ"), r.stdout
+    line = next(x for x in r.stdout.splitlines() if "drop: " in x)
+    assert r.returncode == 0 and "drop: 3 of 4 answers," in line and line.endswith("left out: XYZ"), r.stdout
+    # and where the site is
+    assert r.stdout.splitlines()[-1].startswith(f"site   {tmp_path / 'public' / 'index.html'}: open it"), r.stdout
 
 
 def test_a_failed_draft_is_not_said_to_keep_its_outputs(tmp_path):

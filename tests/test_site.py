@@ -428,3 +428,61 @@ def test_the_drift_report_cuts_long_diffs_and_lines():
     removed, added = out.splitlines()[2:]
     assert removed.startswith("-(1450 characters) ...") and "Pet that purrs" in removed and len(removed) < DIFF_WIDTH + 60
     assert added.startswith("+(1450 characters) ...") and "Feline friend" in added
+
+
+def test_a_setting_only_the_index_shows_rebuilds_the_index_alone(tmp_path):
+    """The site's description and base_url are the index's and the feed's: editing them re-rendered every
+    puzzle's PDF and PNG. Its title (each page's masthead) still rebuilds them all."""
+    root = make_repo(tmp_path, a=small("Alpha"), b=small("Bravo", "2026-02-01"))
+    assert build_site(root, report=quiet).ok
+    toml = root / "pyproject.toml"
+    text = toml.read_text()
+    toml.write_text(text.replace('description = "Themed', 'description = "Freshly themed')
+                    .replace("crossword-press.example.org", "puzzles.example.net"))
+    result = build_site(root, report=quiet)
+    assert result.ok and result.built == [] and sorted(result.unchanged) == ["a", "b"]
+    assert "Freshly themed" in (root / "public" / "index.html").read_text()
+    assert "puzzles.example.net" in (root / "public" / "feed.xml").read_text()
+    toml.write_text(toml.read_text().replace('title = "The Crossword Press"', 'title = "The Puzzle Press"'))
+    result = build_site(root, report=quiet)
+    assert sorted(result.built) == ["a", "b"] and "The Puzzle Press" in (root / "public" / "a" / "index.html").read_text()
+
+
+def test_the_index_templates_are_no_part_of_a_puzzles_fingerprint(tmp_path, monkeypatch):
+    from site_builder import site
+
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    for name in ("base.html", "index.html", "feed.xml", "puzzle.html", "pdf.html.j2"):
+        (templates / name).write_text(name)
+    monkeypatch.setattr(site, "TEMPLATES", templates)
+    monkeypatch.setattr(site, "REPO", tmp_path)  # the hashed names are relative to it
+    monkeypatch.setattr(site, "PACKAGE", tmp_path / "package")
+    before = site.puzzle_code_fingerprint(), site.code_fingerprint()
+    for name in site.SITE_TEMPLATES:
+        (templates / name).write_text(name + " edited")
+    assert site.puzzle_code_fingerprint() == before[0] and site.code_fingerprint() != before[1]
+    (templates / "puzzle.html").write_text("edited")
+    assert site.puzzle_code_fingerprint() != before[0]
+
+
+def test_a_stopped_build_writes_whole_puzzles_only_and_the_next_one_finishes(tmp_path):
+    """Watch stops a full build when a save comes in: between two renders of a puzzle, that puzzle is not
+    written (its record neither), the index is left alone, and the next build does what is left."""
+    root = make_repo(tmp_path, a=small("Alpha"), b=small("Bravo", "2026-02-01"))
+    asked = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > 3  # a's page, then two of its slow renders, then stop
+
+    result = build_site(root, report=quiet, stop=stop)
+    assert result.stopped and result.built == [] and not (root / "public" / "index.html").exists()
+    assert not (root / "public" / "a").exists() and not (root / ".cache" / "state" / "a.key").exists()
+    assert len(asked) == 4
+    result = build_site(root, report=quiet)
+    assert result.ok and not result.stopped and sorted(result.built) == ["a", "b"]
+    assert (root / "public" / "a" / "a.pdf").exists() and (root / "public" / "index.html").exists()
+    # asked once more per puzzle, and never stopping: a build like any other
+    result = build_site(root, report=quiet, stop=lambda: False, force=True)
+    assert result.ok and sorted(result.built) == ["a", "b"]

@@ -329,6 +329,19 @@ def test_signal_stops_cleanly(tmp_path, sig):
     assert list(root.rglob("*.tmp")) == [], "temporary files left behind"
 
 
+def test_a_second_sigterm_while_stopping_still_ends_cleanly(tmp_path):
+    """make passes a SIGTERM on to the watcher it runs, so `kill` of the group sends it two: the second
+    reached the command's own handler while the watcher wound down (exit 143, 'stopped part way')."""
+    root = make_repo(tmp_path, a=small("Alpha"))
+    w = Watch(root)
+    w.next_summary(0, "start:")
+    w.proc.send_signal(signal.SIGTERM)
+    time.sleep(0.05)
+    rc = w.stop(signal.SIGTERM)
+    assert rc == 0, w.log()
+    assert w.out[-1] == "stopped" and "terminated" not in "\n".join(w.err), w.log()
+
+
 # ------------------------------------------------------------------ units
 
 
@@ -456,3 +469,20 @@ def test_the_pages_errors_follow_the_builds(tmp_path):
     state.fail("templates/index.html:2: error: the template does not parse")
     state.bump(BuildResult(built=["a", "b", "c"]), {"a", "b", "c"})
     assert state.problems() == [] and state.affects("b/index.html", since)
+
+
+def test_watch_says_once_when_a_file_in_puzzles_is_not_read(watch):
+    """`build` and `lint` name a 'Shout.TXT' they do not read; watch said nothing at all."""
+    n = len(watch.out)
+    shout = watch.root / "puzzles" / "Shout.TXT"
+    shout.write_text(small("Shout"))
+    line = watch.wait_for(lambda: next((x for x in watch.out[n:] if "Shout.TXT" in x), None), what="the note")
+    assert line == "note: puzzles/Shout.TXT: not read: puzzle files end in '.txt', lowercase; rename it shout.txt", line
+    shout.write_text(small("Shout again"))  # said once
+    a = watch.root / "puzzles" / "a.txt"
+    text = a.read_text()
+    a.write_text(text + "# a comment\n")
+    watch.wait_for(lambda: any("puzzles/a.txt changed" in x for x in watch.out[n:]), what="the rebuild")
+    assert sum("Shout.TXT" in x for x in watch.out[n:]) == 1
+    shout.unlink()
+    a.write_text(text)
