@@ -122,6 +122,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     config = _project_config(path)
     puzzle = with_default_author(puzzle, config)  # a project's puzzle, as `build` writes it
+    if args.out_dir and Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
+        # before the layout, which may take minutes on a long list
+        raise OutputError(Path(args.out_dir), reason="it is a file, not a folder")
     layout = layout_puzzle(puzzle, params)
     print(layout.summary(), file=sys.stderr)
     if layout.strategy == "adjacency":

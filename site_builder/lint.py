@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .errors import PuzzleError
-from .model import Entry, lone_answers
+from .model import Entry, letter_groups, lone_answers
 from .source import _SPECIAL_FOLDS, one_line_positions, parse_source, puzzle_sources, read_source, slug_for
 
 ERROR = "error"
@@ -197,9 +197,22 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str], str
             "no two answers share a letter, so nothing can cross: the grid holds one answer alone; "
             "add answers that share letters with these"), "no-crossing"))
         lone = []
+    # groups of answers that share letters among themselves but none with the rest: one grid holds one group
+    # (the lone answers, groups of one, are said above); a warning on the first answer of each smaller group
+    groups = [] if strategy == "adjacency" else [g for g in letter_groups(entries) if len(g) > 1]
+    apart = {g[0].line: g for g in groups[1:]} if len(groups) > 1 else {}
     for entry in entries:
         line = lines[entry.line - 1]
         clue_col = _clue_start(line) + 1
+        group = apart.get(entry.line)
+        if group is not None and group[0] is entry:
+            names = ", ".join(e.display for e in group[:6]) + (f" and {len(group) - 6} more" if len(group) > 6 else "")
+            main = ", ".join(e.display for e in groups[0][:4]) + (", ..." if len(groups[0]) > 4 else "")
+            warn(entry, len(line) - len(line.lstrip().lstrip("*").lstrip()) + 1, (
+                f"{names} share no letter with the other answers ({main}), so no grid holds both groups: one "
+                "is left out (the build fails if both hold a starred answer); add answers that share letters "
+                "with both, or make them a puzzle of their own"
+            ), "no-crossing")
         cols = _clue_columns(line, entry.clue)  # the column of each character of the clue as read
         answer_col = len(line) - len(line.lstrip().lstrip("*").lstrip()) + 1
 
@@ -249,8 +262,10 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str], str
                 continue
             other = word_seen.get(stem(word))
             if other is not None and other[0] is not entry:
+                # the stem may be all they share: DANCES and DANCING, FEATURES and FEATURE
+                shared = f"the word {word}" if word == other[1] else f"a word ({other[1]}, {word})"
                 warn(entry, answer_col, (
-                    f"{entry.display} and {other[0].display} (line {other[0].line}) share the word {other[1]}; "
+                    f"{entry.display} and {other[0].display} (line {other[0].line}) share {shared}; "
                     "one answer gives the other away, so change one"
                 ), "shared-word")
                 flagged = True

@@ -218,7 +218,7 @@ class Layout:
         return (
             f"seed {self.seed}, {self.cols}x{self.rows}: {len(self.placements)} of {total} answers placed "
             f"({self.required_placed} of {req_total} required), {self.letters} answer letters in "
-            f"{self.letter_cells} cells, {self.crossings} crossings "
+            f"{self.letter_cells} cells, {self.crossings} crossing{'' if self.crossings == 1 else 's'} "
             f"({self.checked_percent:.0f}% of cells checked)" + (f"; {self.left_out_note()}" if self.unplaced else "")
         )
 
@@ -229,6 +229,32 @@ class Layout:
         shown = [e.display for e in self.unplaced[:8]]
         more = len(self.unplaced) - len(shown)
         return "left out: " + ", ".join(shown) + (f" and {more} more" if more else "")
+
+
+def letter_groups(entries) -> list[tuple["Entry", ...]]:
+    """The answers in groups joined by shared letters (two answers sharing a letter are in one group, and
+    so on): one grid holds answers of one group only. Largest first (by letters, then answers, then the
+    first line), each in the order given."""
+    parent = list(range(len(entries)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first: dict[str, int] = {}
+    for i, e in enumerate(entries):
+        for ch in set(e.answer):
+            if ch in first:
+                parent[find(i)] = find(first[ch])
+            else:
+                first[ch] = i
+    groups: dict[int, list] = {}
+    for i, e in enumerate(entries):
+        groups.setdefault(find(i), []).append(e)
+    return sorted((tuple(g) for g in groups.values()),
+                  key=lambda g: (-sum(len(e.answer) for e in g), -len(g), entries.index(g[0])))
 
 
 def lone_answers(entries) -> tuple["Entry", ...]:

@@ -609,7 +609,7 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
             f"{placed} of {placed + len(layout.unplaced)} answers"
         report(
             f"build  {slug}: {answers}, {layout.cols}x{layout.rows}, "
-            f"{layout.crossings} crossings, {how} ({seconds:.1f} s)" + (f"; {result.left_out[slug]}" if layout.unplaced else "")
+            f"{layout.crossings} crossing{'' if layout.crossings == 1 else 's'}, {how} ({seconds:.1f} s)" + (f"; {result.left_out[slug]}" if layout.unplaced else "")
             + (f"; {small}" if small else "")
         )
 

@@ -47,7 +47,8 @@ def _strategies() -> tuple[str, ...]:
 _SPECIAL_FOLDS = {"ß": "SS", "ẞ": "SS", "Æ": "AE", "Œ": "OE", "Ø": "O", "Ð": "D", "Þ": "TH", "Ł": "L", "Đ": "D", "ı": "I",
                   "Ħ": "H", "Ŧ": "T", "Ŋ": "NG", "Ə": "E", "Ɛ": "E", "ĸ": "K", "Ƒ": "F", "Ɨ": "I", "Ʉ": "U", "Ƶ": "Z",
                   "Ŀ": "L", "Ɖ": "D", "Ɔ": "O"}
-_DROPPED = {"'", "’", "‘", "."}
+# apostrophes, and what stands in for one: a backtick, the ʻokina and the modifier letter apostrophe
+_DROPPED = {"'", "’", "‘", ".", "`", "ʻ", "ʼ"}
 _BREAKS = {" ": ",", "-": "-", "–": "-", "‐": "-"}
 
 

@@ -432,3 +432,15 @@ def test_a_build_ends_with_the_puzzles_that_left_answers_out(tmp_path):
     r = run("build", "--root", str(root), "--jobs", "1")
     assert r.returncode == 0, r.stderr
     assert r.stderr.strip().splitlines()[-1].startswith("note: 2 puzzles left answers out: a, b;"), r.stderr
+
+
+def test_generate_names_a_file_in_the_way_of_its_out_dir_before_laying_out(tmp_path):
+    """It was checked after the layout: minutes of a long list's search, then the error."""
+    f = tmp_path / "p.txt"
+    f.write_text("---\ntitle: T\ndate: 2026-01-01\n---\nHELLO | a\nWORLD | b\n")
+    (tmp_path / "afile").write_text("x")
+    r = run("generate", "--words", str(f), "--out-dir", str(tmp_path / "afile"))
+    assert r.returncode == 2 and "it is a file, not a folder" in r.stderr, r.stderr
+    assert "answers placed" not in r.stderr, r.stderr  # no layout was made
+    r = run("generate", "--words", str(f), "--seed", "0")
+    assert "1 crossing (" in r.stderr, r.stderr

@@ -388,3 +388,34 @@ def test_an_answer_sharing_no_letter_and_a_long_title_are_warned_of(tmp_path):
     f.write_text("---\ntitle: None\ndate: 2026-05-06\n---\nBASIL | Herb\nTHYME | Herb too\n")
     (only,) = [d for d in lint_file(f) if d.level == "warning"]
     assert only.code == "no-crossing" and only.line == 5 and "the grid holds one answer alone" in only.message
+
+
+def test_a_shared_stem_names_both_words_not_the_longer_as_shared(tmp_path):
+    """FEATURES then FEATURE: the warning said they 'share the word FEATURES', which FEATURE does not hold."""
+    f = tmp_path / "p.txt"
+    f.write_text("---\ntitle: T\ndate: 2026-01-01\n---\nFEATURES | Traits\nDIANE | b\nFEATURE | Trait\n"
+                 "LAURA PALMER | c\nLELAND PALMER | d\n")
+    messages = [d.message for d in lint_paths([f])]
+    assert any("FEATURE and FEATURES (line 5) share a word (FEATURES, FEATURE)" in m for m in messages), messages
+    assert any("LELAND PALMER and LAURA PALMER (line 8) share the word PALMER" in m for m in messages), messages
+
+
+
+def test_two_groups_of_answers_sharing_no_letter_are_named(tmp_path):
+    """CAT, ACT, TACT and DOG, GOD, GOOD, DOGGO: each crosses its own, so no answer is lone, but one grid
+    can hold one group only; lint said nothing, and the build's error advised a larger size."""
+    f = tmp_path / "g.txt"
+    f.write_text("---\ntitle: G\ndate: 2026-01-01\n---\n*CAT | a\nACT | b\nTACT | c\n*DOG | d\nGOD | e\nGOOD | f\n"
+                 "DOGGO | g\n")
+    found = [d for d in lint_paths([f]) if d.code == "no-crossing"]
+    assert len(found) == 1 and found[0].line == 5 and found[0].level == WARNING, found
+    assert found[0].message.startswith("CAT, ACT, TACT share no letter with the other answers (DOG, GOD, GOOD, DOGGO)")
+    from site_builder.errors import LayoutError
+    from site_builder.layout import layout_puzzle
+
+    with pytest.raises(LayoutError) as err:
+        layout_puzzle(read_puzzle(f))
+    assert "CAT shares no letter with the answers in the grid" in str(err.value) and "larger" not in str(err.value)
+    # one group: nothing said
+    f.write_text("---\ntitle: G\ndate: 2026-01-01\n---\nCAT | a\nACT | b\nTACT | c\nTOGA | d\nGOD | e\n")
+    assert not [d for d in lint_paths([f]) if d.code == "no-crossing"]

@@ -486,3 +486,14 @@ def test_a_stopped_build_writes_whole_puzzles_only_and_the_next_one_finishes(tmp
     # asked once more per puzzle, and never stopping: a build like any other
     result = build_site(root, report=quiet, stop=lambda: False, force=True)
     assert result.ok and sorted(result.built) == ["a", "b"]
+
+
+def test_pages_describe_the_site_and_link_its_feed(tmp_path):
+    root = make_repo(tmp_path, a=small("Alpha"))
+    assert build_site(root, report=quiet).ok
+    pub = root / "public"
+    for page in (pub / "index.html", pub / "tags" / "pets.html"):
+        html = page.read_text()
+        assert '<meta name="description" content="Themed freeform crosswords to print or solve online">' in html, page
+    html = (pub / "a" / "index.html").read_text()
+    assert '<link rel="alternate" type="application/atom+xml" title="The Crossword Press" href="../feed.xml">' in html

@@ -23,6 +23,9 @@ def errors_of(text: str, **kw) -> list[str]:
         ("ONE-EYED", "ONEEYED", "3-4"),
         ("ONE-EYED JACKS", "ONEEYEDJACKS", "3-4,5"),
         ("O'BRIEN", "OBRIEN", "6"),
+        ("L`AMOUR", "LAMOUR", "6"),  # a backtick typed for the apostrophe
+        ("Hawaiʻi", "HAWAII", "6"),  # the ʻokina
+        ("Oʼahu", "OAHU", "4"),
         ("st. elmo", "STELMO", "2,4"),
         ("Crème brûlée", "CREMEBRULEE", "5,6"),
         ("Straße", "STRASSE", "7"),

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..errors import LayoutError
-from ..model import Entry, Layout, LayoutParams, Puzzle, lone_answers
+from ..model import Entry, Layout, LayoutParams, Puzzle, letter_groups, lone_answers
 from . import adjacency, freeform, optimize, scored
 
 Strategy = Callable[[Sequence[Entry], LayoutParams], Layout]
@@ -69,7 +69,15 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
             hints.append(f"{', '.join(alone)} {'shares' if len(alone) == 1 else 'share'} no letter with any other "
                          f"answer, so nothing can cross {'it' if len(alone) == 1 else 'them'}: unstar "
                          f"{'it' if len(alone) == 1 else 'them'} or add an answer that does")
-        if len(alone) < len(missing):
+        # a required answer in a group of answers that shares no letter with the grid's: no grid holds both
+        placed = {id(p.entry) for p in layout.placements}
+        apart = [e.display for g in letter_groups(puzzle.entries) if len(g) > 1 and not any(id(e) in placed for e in g)
+                 for e in g if e.required and e in unplaced] if layout.placements else []
+        if apart:
+            hints.append(f"{', '.join(apart)} {'shares' if len(apart) == 1 else 'share'} no letter with the answers "
+                         "in the grid or any answer crossing them, so no grid holds both: unstar "
+                         f"{'it' if len(apart) == 1 else 'them'}, or add answers that share letters with both")
+        if len(alone) + len(apart) < len(missing):
             # a pinned seed: more seeds is no option, another seed is
             more = f"another {seed}" if params.seed is not None else f"more {seeds}"
             hints.append(f"try a larger {size}, {more}, or unstar one")
