@@ -444,3 +444,15 @@ def test_generate_names_a_file_in_the_way_of_its_out_dir_before_laying_out(tmp_p
     assert "answers placed" not in r.stderr, r.stderr  # no layout was made
     r = run("generate", "--words", str(f), "--seed", "0")
     assert "1 crossing (" in r.stderr, r.stderr
+
+
+def test_no_fontconfig_warning_where_the_cache_folder_cannot_be_written(tmp_path):
+    """A service user with HOME=/nonexistent: fontconfig said 'No writable cache directories' three times
+    on every build. The cache goes to a folder of the user's own under the temporary folder instead."""
+    f = tmp_path / "p.txt"
+    f.write_text("---\ntitle: T\ndate: 2026-01-01\n---\nHELLO | a\nWORLD | b\nLOW | c\n")
+    env = {**os.environ, "XDG_CACHE_HOME": "/dev/null/cache"}
+    r = subprocess.run([sys.executable, "-m", "site_builder", "generate", "--words", str(f), "--out-dir",
+                        str(tmp_path / "out")], capture_output=True, text=True, env=env)
+    assert r.returncode == 0 and (tmp_path / "out" / "p.pdf").exists(), r.stderr
+    assert "Fontconfig" not in r.stderr, r.stderr

@@ -65,6 +65,7 @@ def configure() -> None:
     loaded = _fontconfig_loaded()
     os.environ["FONTCONFIG_FILE"] = wanted
     os.environ.pop("FONTCONFIG_PATH", None)
+    _writable_font_cache()
     if loaded:
         name = ctypes.util.find_library("fontconfig")
         if name:
@@ -72,6 +73,30 @@ def configure() -> None:
                 ctypes.CDLL(name).FcInitReinitialize()
             except (OSError, AttributeError):
                 pass
+
+
+def _writable_font_cache() -> None:
+    """fonts.conf caches under $XDG_CACHE_HOME (~/.cache); where that cannot be written (a service user
+    whose HOME is /nonexistent), fontconfig prints "No writable cache directories" on every run. It
+    rescans the fonts either way, so the outputs are the same: the cache goes to a folder of this user's
+    own under the temporary folder instead, and the warning with it."""
+    import tempfile
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "crossword-press", "fontconfig")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        if os.access(folder, os.W_OK | os.X_OK):
+            return
+    except OSError:
+        pass
+    private = os.path.join(tempfile.gettempdir(), f"crossword-press-cache-{os.getuid()}")
+    try:
+        os.makedirs(private, mode=0o700, exist_ok=True)
+    except OSError:
+        return  # nowhere to cache: fontconfig warns, and the renders are the same
+    if os.stat(private).st_uid == os.getuid() and os.access(private, os.W_OK | os.X_OK):
+        os.environ["XDG_CACHE_HOME"] = private
 
 
 configure()
