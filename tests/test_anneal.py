@@ -125,6 +125,10 @@ def test_same_search_with_a_hard_box(monkeypatch):
     entries = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt").entries
     python, compiled = both(entries, start_for(entries, 21, 2), 21, 200, 2)
     assert compiled == python
+    # and as a list too long for its box asks for it (`search`: soft=0), on a box it overfills
+    monkeypatch.setattr(optimize, "SOFT", 2)
+    python, compiled = both(entries, start_for(entries, 15, 2), 15, 200, 2, soft=0)
+    assert compiled == python and python != both(entries, start_for(entries, 15, 2), 15, 200, 2)[0]
 
 
 @pytest.mark.parametrize("side", [13, 17, 21])

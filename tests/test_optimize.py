@@ -328,3 +328,20 @@ def test_compaction_only_where_there_is_room(monkeypatch):
     after = layout_entries(twin, tight), layout_entries(herbs, roomy)
     assert after[0] == before[0]  # tight: the charge is off, whatever it is set to
     assert after[1] != before[1]  # roomy: it steers the search
+
+
+def test_a_list_too_long_for_its_box_is_searched_inside_the_box():
+    """60 answers in 18 squares (their letters 1.1 times the box): with soft rows past the box the walk
+    stayed outside, where more letters fit, and came back at the end with fewer than it started with, so
+    the builder's fallback won every time. Inside the box the search places far more than the builder."""
+    from site_builder.bench import generated_entries
+    from site_builder.layout import freeform
+
+    entries = generated_entries(60, 5)
+    params = LayoutParams(size=18)
+    assert sum(len(e.answer) for e in entries) > 18 * 18  # more letters than the box has cells
+    layout = layout_entries(entries, params)
+    built = freeform.search(entries, replace(params, seeds=64))
+    assert layout.strategy == "optimize" and layout.letters > 1.1 * built.letters, (layout.letters, built.letters)
+    assert max(layout.rows, layout.cols) <= 18
+    assert_valid(layout)

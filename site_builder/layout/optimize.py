@@ -86,6 +86,21 @@ in about one layout of 20 (the layout stayed past the box, where every
 answer fit, and the best inside it was the start); one row of slack also
 left answers out; three rows, or a charge from 1.0, found fewer crossings.
 
+Too long for the box: where the answers' letters come to more than FULL
+(0.6) of the size x size box's cells, more than the densest layouts hold
+(about 0.58), no step leaves the box (no soft rows). There the two rows and
+columns past the box hold far more letters than their charge costs until
+the last steps, so the walk stayed outside and fell back in at the end with
+fewer letters than it started with: every result was the greedy start, and
+the builder's fallback won (generated lists of 40 to 200 answers at 0.7 to
+1.6 of the box, 8 lists). Inside the box the same budget placed 7 to 30% more
+letters than the start and 5 to 24% more than the builder over 64 seeds
+(200 answers at size 40: 966, 1,123 and 993 letters; 100 at size 25: 360,
+431 and 386). Between 0.61 and 0.65 the hard box placed more letters in 6 of
+10 runs and fewer in 2; at 0.53 to 0.58, where every answer fits, the soft
+box found more crossings (twin-peaks in 21x21: 49.0 against 46.0 over two
+starts; 5 lists, 10 runs).
+
 Tight caps: when the search ends with answers left out, it runs again from
 a greedy layout built up to SLACK squares wider than the cap, which first
 comes down to the cap in short searches; only layouts inside the cap count.
@@ -223,6 +238,7 @@ JITTER = 2.0  # letters of length the insertion order may move
 RANDOM_MIN, RANDOM_SPAN = 2, 4  # the random move takes out 2 to 5 words
 LEAF_MOVES = 0.25  # share of moves that take out words crossing only one other
 SOFT = 2  # rows and columns past the box a step may take (never a result's), at a charge
+FULL = 0.6  # past this share of the size x size box's cells in answer letters, no step leaves the box (SOFT 0)
 OVERFLOW_START, OVERFLOW_END = 0.5, 1000.0  # the charge per row or column past the box, rising over a run
 COMPACT = 0.5  # charge per row and column of the letters' bounding box, in crossings (steps only; results by key)
 TIGHT = 0.5  # no compaction when the answers' letters exceed this share of the size x size box's cells
@@ -584,6 +600,7 @@ def run_box(
     probe: int = 0,
     t_start: float | None = None,
     compact: float = 0.0,
+    soft: int | None = None,
 ) -> tuple[tuple, list[Placed], int]:
     """Anneal inside a side x side box from `start`: the best (key, placements) met, and the steps used.
 
@@ -597,14 +614,16 @@ def run_box(
     layout (tests/test_anneal.py); the compiled one is about 40 times faster.
     """
     if _anneal is None or not _use_compiled:
-        return run_box_python(entries, start, side, steps, rng, need=need, probe=probe, t_start=t_start, compact=compact)
+        return run_box_python(entries, start, side, steps, rng, need=need, probe=probe, t_start=t_start, compact=compact,
+                              soft=soft)
     (top, left), placed = start
     codes = _letter_codes(entries)
     if codes is None:
-        return run_box_python(entries, start, side, steps, rng, need=need, probe=probe, t_start=t_start, compact=compact)
+        return run_box_python(entries, start, side, steps, rng, need=need, probe=probe, t_start=t_start, compact=compact,
+                              soft=soft)
     settings = (
         LETTER_WEIGHT, REQUIRED_WEIGHT, NOISE_UNIT, GROWTH, JITTER, LEAF_MOVES, OVERFLOW_START, OVERFLOW_END,
-        compact, RANDOM_MIN, RANDOM_SPAN, RETRY_CAP, MARGIN, SOFT,
+        compact, RANDOM_MIN, RANDOM_SPAN, RETRY_CAP, MARGIN, SOFT if soft is None else soft,
     )
     rows = [(wid, *divmod(cell, STRIDE), d) for wid, cell, d in placed]
     key, best, used, rng.state = _anneal.run_box(
@@ -634,6 +653,7 @@ def run_box_python(
     probe: int = 0,
     t_start: float | None = None,
     compact: float = 0.0,
+    soft: int | None = None,
 ) -> tuple[tuple, list[Placed], int]:
     """`run_box` in Python: the reference the compiled engine is held to."""
     (top, left), placed = start
@@ -647,15 +667,16 @@ def run_box_python(
     s.repair(s.unplaced())
     s.floor = min(2, len(s.board.words))
     best_key, best = s.key(), s.snapshot()
-    if SOFT:
-        s.loosen(SOFT)
+    soft = SOFT if soft is None else soft  # read at call time, as T_START below
+    if soft:
+        s.loosen(soft)
     t_start = T_START if t_start is None else t_start  # read at call time, so tools/tune_optimize.py can set it
     t_ratio = T_END / t_start
     o_ratio = OVERFLOW_END / OVERFLOW_START
     for i in range(steps):
         if i == probe and need and best_key[: len(need)] < need:
             return best_key, best, i
-        s.step(t_start * t_ratio ** (i / steps), OVERFLOW_START * o_ratio ** (i / steps) if SOFT else 0.0)
+        s.step(t_start * t_ratio ** (i / steps), OVERFLOW_START * o_ratio ** (i / steps) if soft else 0.0)
         if MARGIN:
             s.recenter()
         key = s.key()
@@ -702,7 +723,7 @@ def steps_for(answers: int) -> int:
 
 
 def improve(
-    entries: Sequence[Entry], greedy: Layout, cap: int, budget: int, compact: float = 0.0
+    entries: Sequence[Entry], greedy: Layout, cap: int, budget: int, compact: float = 0.0, soft: int | None = None
 ) -> tuple[tuple, list[Placed]]:
     """One run: anneal from a greedy layout, then in ever smaller boxes; the best (key, placements) in the cap.
 
@@ -710,7 +731,8 @@ def improve(
     in short searches, an eighth of the budget a box, whatever they drop on
     the way; only layouts inside the cap are ever kept. `compact` is every
     search's charge per row and column of the letters' box (COMPACT where
-    there is room, see `search`).
+    there is room, see `search`), `soft` the rows and columns past the box
+    a step may take (none for a list too long for its box, see `search`).
     """
     words = [e.answer for e in entries]
     rng = Rng(greedy.seed)
@@ -722,12 +744,12 @@ def improve(
     while side > cap:
         steps = budget // WAY_IN
         budget -= steps
-        key, placed, _ = run_box(entries, start, side, steps, rng, compact=compact)
+        key, placed, _ = run_box(entries, start, side, steps, rng, compact=compact, soft=soft)
         side = max(1, min(side - 1, -key[4]))
         start = shrink(placed, words, side)
     # first inside the start's own square
     steps = int(budget * MAIN_SHARE)
-    best_key, best, _ = run_box(entries, start, side, steps, rng, compact=compact)
+    best_key, best, _ = run_box(entries, start, side, steps, rng, compact=compact, soft=soft)
     budget -= steps
     # box descent: one square less a side than the best so far, from the best so far, for as long as
     # the smaller box holds every answer the bigger one did (given up early when it does not)
@@ -736,7 +758,7 @@ def improve(
         steps = max(1, budget // 2)
         key, placed, used = run_box(
             entries, shrink(best, words, side), side, steps, rng, need=best_key[:2], probe=int(steps * PROBE_SHARE),
-            compact=compact,
+            compact=compact, soft=soft,
         )
         budget -= used
         if key[:2] < best_key[:2] or len(placed) < min(2, len(best)):
@@ -748,7 +770,7 @@ def improve(
         # the steps a smaller box did not use: a cooler search inside the best box, from the best layout
         side = -best_key[4]
         key, placed, _ = run_box(
-            entries, shrink(best, words, side), side, budget, rng, t_start=T_POLISH, compact=compact
+            entries, shrink(best, words, side), side, budget, rng, t_start=T_POLISH, compact=compact, soft=soft
         )
         if (len(placed) > 1, key) > (len(best) > 1, best_key):
             best_key, best = key, placed
@@ -776,11 +798,14 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
     # compaction where there is room; where the answers' letters would fill more than TIGHT of the box,
     # the size itself is the constraint, and a charge for the box would only fight it
     roomy = letters <= TIGHT * params.size**2
-    key, placed = improve(entries, greedy, params.size, budget, COMPACT if roomy else 0.0)
+    # a list too long for its box searches inside it: outside, the extra room holds more letters than any
+    # charge for it outweighs until the last steps (see "Too long for the box")
+    soft = SOFT if letters <= FULL * params.size**2 else 0
+    key, placed = improve(entries, greedy, params.size, budget, COMPACT if roomy else 0.0, soft)
     if key[1] < letters:
         # a tight cap: a greedy layout a little wider may hold every answer, and come down to the cap
         loose = freeform.build_seed(entries, greedy.seed, replace(params, size=params.size + SLACK))
-        wide_key, wide = improve(entries, loose, params.size, budget)
+        wide_key, wide = improve(entries, loose, params.size, budget, soft=soft)
         # as inside a run, a grid of one word (however required) never beats a crossword
         if (len(wide) > 1, wide_key) > (len(placed) > 1, key):
             key, placed = wide_key, wide
