@@ -451,7 +451,10 @@ def test_no_fontconfig_warning_where_the_cache_folder_cannot_be_written(tmp_path
     on every build. The cache goes to a folder of the user's own under the temporary folder instead."""
     f = tmp_path / "p.txt"
     f.write_text("---\ntitle: T\ndate: 2026-01-01\n---\nHELLO | a\nWORLD | b\nLOW | c\n")
-    env = {**os.environ, "XDG_CACHE_HOME": "/dev/null/cache"}
+    # FONTCONFIG_FILE as a parent process that rendered sets it (the test suite does): the fix ran too late
+    from site_builder.render.fonts import FONTS_CONF
+
+    env = {**os.environ, "XDG_CACHE_HOME": "/dev/null/cache", "FONTCONFIG_FILE": str(FONTS_CONF)}
     r = subprocess.run([sys.executable, "-m", "site_builder", "generate", "--words", str(f), "--out-dir",
                         str(tmp_path / "out")], capture_output=True, text=True, env=env)
     assert r.returncode == 0 and (tmp_path / "out" / "p.pdf").exists(), r.stderr

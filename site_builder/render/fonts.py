@@ -60,12 +60,12 @@ def configure() -> None:
     current configuration is rebuilt from our file as well.
     """
     wanted = str(FONTS_CONF)
+    _writable_font_cache()  # also when a parent process set FONTCONFIG_FILE: its cache may not be ours
     if os.environ.get("FONTCONFIG_FILE") == wanted:
         return
     loaded = _fontconfig_loaded()
     os.environ["FONTCONFIG_FILE"] = wanted
     os.environ.pop("FONTCONFIG_PATH", None)
-    _writable_font_cache()
     if loaded:
         name = ctypes.util.find_library("fontconfig")
         if name:
