@@ -245,15 +245,23 @@ def cmd_build(args: argparse.Namespace) -> int:
         shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
         print(f"note: {len(names)} puzzle{'s' if len(names) != 1 else ''} left answers out: {shown}; "
               "raise 'size', or give the answers more letters in common (see the lines above)", file=sys.stderr)
-    if (result.built or result.removed) and not result.failed and not args.quiet:
+    folder = out or root / "public"
+    # no puzzle changed, but the index, tag pages, feed or static files of a site with puzzles did
+    site_only = not result.built and not result.removed and not result.failed and bool(result.written and result.unchanged)
+    if site_only and not args.quiet:  # a site setting, index.html
+        names = sorted(p.relative_to(folder).as_posix() for p in result.written if folder in p.parents)
+        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        print(f"update {shown} (no puzzle changed)")
+    if (result.built or result.removed or site_only) and not result.failed and not args.quiet:
         # where the site is, the first time especially
-        index = (out or root / "public") / "index.html"
+        index = folder / "index.html"
         try:
             index = index.resolve().relative_to(Path.cwd().resolve())
         except ValueError:
             pass
-        print(f"site   {index}: open it in a browser, or run `make watch` to serve it and rebuild on every save")
-    if not result.built and not result.removed and not result.failed and not args.quiet:
+        serve = "" if out is not None else ", or run `make watch` to serve it and rebuild on every save"
+        print(f"site   {index}: open it in a browser{serve}")
+    if not result.built and not result.removed and not site_only and not result.failed and not args.quiet:
         if result.unchanged:
             print(f"up to date: {len(result.unchanged)} puzzle{'s' if len(result.unchanged) != 1 else ''}")
         elif result.drafts:

@@ -263,7 +263,7 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str], str
             other = word_seen.get(stem(word))
             if other is not None and other[0] is not entry:
                 # the stem may be all they share: DANCES and DANCING, FEATURES and FEATURE
-                shared = f"the word {word}" if word == other[1] else f"a word ({other[1]}, {word})"
+                shared = f"the word {word}" if word == other[1] else f"a stem ({other[1]}, {word})"
                 warn(entry, answer_col, (
                     f"{entry.display} and {other[0].display} (line {other[0].line}) share {shared}; "
                     "one answer gives the other away, so change one"

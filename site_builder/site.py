@@ -73,16 +73,43 @@ def code_fingerprint() -> str:
     return _hash_files(code_files(), REPO)
 
 
-# templates that only the index, the tag pages and the feed use: editing them re-renders no puzzle
-SITE_TEMPLATES = ("base.html", "index.html", "feed.xml")
+# the templates a puzzle's outputs are rendered from; those they do not reach (extends, include, import),
+# the index's, tag pages' and feed's own, re-render no puzzle when edited
+PUZZLE_TEMPLATES = ("puzzle.html", "pdf.html.j2")
 # the site settings a puzzle's outputs show: the page's masthead and footer, and the author for puzzles that
 # name none (the description and base_url are the index's and the feed's alone)
 PAGE_SETTINGS = ("title", "licence", "author")
 
 
+def puzzle_templates() -> set[str]:
+    """PUZZLE_TEMPLATES and every template they reach, followed through; all of them when one names a
+    template by an expression (which cannot be followed) or does not parse (the build then says so)."""
+    import jinja2
+    from jinja2 import meta
+
+    every = {p.name for p in TEMPLATES.glob("*") if p.is_file()} if TEMPLATES.exists() else set()
+    env = jinja2.Environment()
+    seen: set[str] = set()
+    todo = [name for name in PUZZLE_TEMPLATES]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            refs = list(meta.find_referenced_templates(env.parse((TEMPLATES / name).read_text(encoding="utf-8"))))
+        except (OSError, UnicodeDecodeError, jinja2.TemplateSyntaxError):
+            return every
+        if None in refs:
+            return every
+        todo += refs
+    return seen
+
+
 def puzzle_code_fingerprint() -> str:
-    """`code_fingerprint` less SITE_TEMPLATES: what shapes a puzzle's own outputs."""
-    return _hash_files([p for p in code_files() if not (p.parent == TEMPLATES and p.name in SITE_TEMPLATES)], REPO)
+    """`code_fingerprint` less the templates no puzzle output reaches: what shapes a puzzle's own outputs."""
+    reached = puzzle_templates()
+    return _hash_files([p for p in code_files() if not (p.parent == TEMPLATES and p.name not in reached)], REPO)
 
 
 def code_files() -> list[Path]:

@@ -80,7 +80,8 @@ def classify(path: str | Path, root: Path) -> Source | None:
         if p.suffix == ".txt":
             return Source("puzzle", p)
         # a 'Shout.TXT', or front matter saved with no extension: never read, and the author is told why
-        return Source("unread", p) if p.suffix.lower() == ".txt" or not p.suffix else None
+        # (as `unread_sources` finds them; a README or a Makefile beside the puzzles is no news)
+        return Source("unread", p) if p.suffix.lower() == ".txt" or (not p.suffix and _front_matter(p)) else None
     if parent == root.resolve():
         return Source("site", p) if p.name == "pyproject.toml" else None
     for base in (TEMPLATES, STATIC):
@@ -89,6 +90,15 @@ def classify(path: str | Path, root: Path) -> Source | None:
     if _inside(p, PACKAGE) and p.suffix == ".py":
         return Source("code", p)
     return None
+
+
+def _front_matter(path: Path) -> bool:
+    """Whether a file opens with a front-matter fence (False when it is gone or cannot be read)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(6).removeprefix(b"\xef\xbb\xbf").startswith(b"---")
+    except OSError:
+        return False
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -856,9 +866,12 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
 
     stopping = threading.Event()
 
+    signalled = []
+
     def on_signal(signum, frame):
         if stopping.is_set():
             return
+        signalled.append(signum)
         stopping.set()
         # a Stop raised inside a finalizer (a weakref callback the collector ran just then) is swallowed
         # and printed as 'Exception ignored'; the loop stops anyway on `stopping`, so that print is noise
@@ -915,7 +928,10 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
         server.server_close()
         watcher.stop_observer()
         _sweep_temp_files([watcher.out, root / ".cache"], started)
-        if restart:  # the new process must hear them (an ignored signal stays ignored across exec)
+        if restart or not signalled:
+            # a restart's new process must hear them (an ignored signal stays ignored across exec), as must
+            # a caller this returns to without a stop; after a stop signal the process is ending: a second
+            # one, come late, changes nothing
             for s, handler in old.items():
                 signal.signal(s, handler)
     if restart:

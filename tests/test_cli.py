@@ -459,3 +459,18 @@ def test_no_fontconfig_warning_where_the_cache_folder_cannot_be_written(tmp_path
                         str(tmp_path / "out")], capture_output=True, text=True, env=env)
     assert r.returncode == 0 and (tmp_path / "out" / "p.pdf").exists(), r.stderr
     assert "Fontconfig" not in r.stderr, r.stderr
+
+
+def test_a_build_that_changed_only_the_index_says_so_not_up_to_date(tmp_path):
+    (tmp_path / "puzzles").mkdir()
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "puzzles" / "a.txt").write_text("---\ntitle: T\ndate: 2026-01-01\n---\nHELLO | a\nWORLD | b\n")
+    assert run("build", "--root", str(tmp_path)).returncode == 0
+    r = run("build", "--root", str(tmp_path))
+    assert r.stdout == "up to date: 1 puzzle\n", r.stdout
+    toml = tmp_path / "pyproject.toml"
+    toml.write_text(toml.read_text().replace('description = "Themed', 'description = "Newly themed'))
+    r = run("build", "--root", str(tmp_path))
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("update ") and "index.html" in lines[0] and lines[0].endswith("(no puzzle changed)"), r.stdout
+    assert lines[-1].startswith("site   ") and "up to date" not in r.stdout, r.stdout

@@ -396,7 +396,7 @@ def test_a_shared_stem_names_both_words_not_the_longer_as_shared(tmp_path):
     f.write_text("---\ntitle: T\ndate: 2026-01-01\n---\nFEATURES | Traits\nDIANE | b\nFEATURE | Trait\n"
                  "LAURA PALMER | c\nLELAND PALMER | d\n")
     messages = [d.message for d in lint_paths([f])]
-    assert any("FEATURE and FEATURES (line 5) share a word (FEATURES, FEATURE)" in m for m in messages), messages
+    assert any("FEATURE and FEATURES (line 5) share a stem (FEATURES, FEATURE)" in m for m in messages), messages
     assert any("LELAND PALMER and LAURA PALMER (line 8) share the word PALMER" in m for m in messages), messages
 
 
@@ -419,3 +419,17 @@ def test_two_groups_of_answers_sharing_no_letter_are_named(tmp_path):
     # one group: nothing said
     f.write_text("---\ntitle: G\ndate: 2026-01-01\n---\nCAT | a\nACT | b\nTACT | c\nTOGA | d\nGOD | e\n")
     assert not [d for d in lint_paths([f]) if d.code == "no-crossing"]
+
+
+def test_the_letter_groups_hint_is_not_given_under_adjacency(tmp_path):
+    """The dictionary's fill words may join two groups (or cross a lone answer): 'no grid holds both' is
+    not so there, and the usual advice stands."""
+    from site_builder.errors import LayoutError
+    from site_builder.layout import layout_puzzle
+
+    f = tmp_path / "g.txt"
+    f.write_text("---\ntitle: G\ndate: 2026-01-01\nstrategy: adjacency\nsize: 5\nseeds: 1\n---\nCAT | a\nACT | b\n"
+                 "*TACT | c\nDOG | d\nGOD | e\nGOOD | f\n*DOGGO | g\n")
+    with pytest.raises(LayoutError) as err:
+        layout_puzzle(read_puzzle(f))
+    assert "shares no letter" not in str(err.value) and "larger 'size'" in str(err.value), str(err.value)

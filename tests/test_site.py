@@ -459,11 +459,20 @@ def test_the_index_templates_are_no_part_of_a_puzzles_fingerprint(tmp_path, monk
     monkeypatch.setattr(site, "REPO", tmp_path)  # the hashed names are relative to it
     monkeypatch.setattr(site, "PACKAGE", tmp_path / "package")
     before = site.puzzle_code_fingerprint(), site.code_fingerprint()
-    for name in site.SITE_TEMPLATES:
+    for name in ("base.html", "index.html", "feed.xml"):
         (templates / name).write_text(name + " edited")
     assert site.puzzle_code_fingerprint() == before[0] and site.code_fingerprint() != before[1]
     (templates / "puzzle.html").write_text("edited")
     assert site.puzzle_code_fingerprint() != before[0]
+    # a puzzle template that comes to extend base.html makes base.html a puzzle's again
+    (templates / "puzzle.html").write_text('{% extends "base.html" %}{% block main %}{% endblock %}')
+    with_base = site.puzzle_code_fingerprint()
+    (templates / "base.html").write_text("base.html edited again")
+    assert site.puzzle_code_fingerprint() != with_base
+    assert site.puzzle_templates() == {"puzzle.html", "pdf.html.j2", "base.html"}
+    # and one that names a template by an expression (unknowable) counts them all
+    (templates / "pdf.html.j2").write_text("{% include which %}")
+    assert site.puzzle_templates() == {"base.html", "index.html", "feed.xml", "puzzle.html", "pdf.html.j2"}
 
 
 def test_a_stopped_build_writes_whole_puzzles_only_and_the_next_one_finishes(tmp_path):

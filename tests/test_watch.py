@@ -486,3 +486,24 @@ def test_watch_says_once_when_a_file_in_puzzles_is_not_read(watch):
     assert sum("Shout.TXT" in x for x in watch.out[n:]) == 1
     shout.unlink()
     a.write_text(text)
+
+
+def test_a_save_during_the_full_build_stops_it_and_the_next_quiet_moment_finishes_it(tmp_path):
+    """A save while the PNG and PDF render waited for all of them (7 to 12 s on a big puzzle) before its
+    page was built: the full build now stops between two renders, owes itself, and runs again later."""
+    from site_builder.watch import Rebuild, Watcher
+
+    root = make_repo(tmp_path, a=small("Alpha"))
+    w = Watcher(root, say=lambda line: None)
+    run = w.start()
+    assert w.full_owed and not (root / "public" / "a" / "a.pdf").exists()
+    calls = []
+    # quiet when the full build starts (finish looks first), a save pending from the slow renders' second ask on
+    w.queue.pending = lambda: calls.append(1) or len(calls) > 2
+    w.finish(run)
+    assert run.full is None and w.full_owed and not (root / "public" / "a" / "a.pdf").exists()
+    w.queue.pending = lambda: False
+    again = Rebuild([])
+    w.finish(again)
+    assert again.full is not None and again.full.built == ["a"] and not w.full_owed
+    assert (root / "public" / "a" / "a.pdf").exists() and (root / "public" / "a" / "a.png").exists()

@@ -195,11 +195,12 @@ def small_squares(puzzle: Puzzle, layout: Layout) -> str:
     across = int((paper.content_width - margin) // SMALL_CELL)
     down = int((paper.content_height - masthead_height(puzzle, paper) - margin) // SMALL_CELL)
     size = min(across, down)
-    longest = max((p.entry for p in layout.placements), key=lambda e: (len(e.answer), -e.line))  # the first in the file
+    # the longest answer, the first in the file among as long (a fill word, line 0, after the author's)
+    longest = max((p.entry for p in layout.placements), key=lambda e: (len(e.answer), -(e.line or 10**9)))
     note = (f"printed squares {best / MM:.1f} mm, small to write in: a size of {size} or less prints them "
             f"at {SMALL_CELL / MM:.1f} mm or more on {paper.name} paper")
     if len(longest.answer) > size:  # that size cannot hold the longest answer: say so, not just "lower it"
-        note += f", which needs answers of {size} letters or fewer ({longest.answer} has {len(longest.answer)})"
+        note += f", which needs answers of {size} letters or fewer ({longest.display} has {len(longest.answer)})"
     return note
 
 
