@@ -122,20 +122,18 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     config = _project_config(path)
     puzzle = with_default_author(puzzle, config)  # a project's puzzle, as `build` writes it
-    if args.out_dir and Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
+    out = Path(args.out_dir) if args.out_dir else None
+    if out is not None and out.exists() and not out.is_dir():
         # before the layout, which may take minutes on a long list
-        raise OutputError(Path(args.out_dir), reason="it is a file, not a folder")
+        raise OutputError(out, reason="it is a file, not a folder")
     layout = layout_puzzle(puzzle, params)
     print(layout.summary(), file=sys.stderr)
     if layout.strategy == "adjacency":
         _adjacency_notes(puzzle, layout)
-    if args.out_dir:
+    if out is not None:
         from .site import puzzle_files
         from .writer import write_files
 
-        out = Path(args.out_dir)
-        if out.exists() and not out.is_dir():
-            raise OutputError(out, reason="it is a file, not a folder")
         files = puzzle_files(puzzle, layout, config, page=False)
         try:
             write_files(out, files)

@@ -53,13 +53,13 @@ LAYOUT_CODE = [PACKAGE / "model.py", *sorted((PACKAGE / "layout").glob("*.py")),
 # ------------------------------------------------------------ fingerprints
 
 
-def _hash_files(paths: Iterable[Path], root: Path) -> str:
+def _hash_files(paths: Iterable[Path], root: Path, read: Callable[[Path], bytes] = Path.read_bytes) -> str:
     h = hashlib.sha256()
     for p in sorted(paths):
         if p.is_file():
             h.update(str(p.relative_to(root)).encode())
             h.update(b"\0")
-            h.update(p.read_bytes())
+            h.update(read(p))
             h.update(b"\0")
     return h.hexdigest()
 
@@ -70,7 +70,7 @@ def code_fingerprint() -> str:
     The site's own styles, script and icon (static/, but pdf.css) are copied to public/static/ by every
     build and only linked from the pages, so editing player.css re-renders no puzzle.
     """
-    return _hash_files(code_files(), REPO)
+    return fingerprints()[0]
 
 
 # the templates a puzzle's outputs are rendered from; those they do not reach (extends, include, import),
@@ -111,8 +111,16 @@ def puzzle_templates() -> set[str]:
 
 def puzzle_code_fingerprint() -> str:
     """`code_fingerprint` less the templates no puzzle output reaches: what shapes a puzzle's own outputs."""
+    return fingerprints()[1]
+
+
+def fingerprints() -> tuple[str, str]:
+    """(`code_fingerprint`, `puzzle_code_fingerprint`), each code file read once for both."""
+    files = code_files()
+    data = {p: p.read_bytes() for p in files}
     reached = puzzle_templates()
-    return _hash_files([p for p in code_files() if not (p.parent == TEMPLATES and p.name not in reached)], REPO)
+    puzzle = [p for p in files if not (p.parent == TEMPLATES and p.name not in reached)]
+    return _hash_files(files, REPO, data.__getitem__), _hash_files(puzzle, REPO, data.__getitem__)
 
 
 def code_files() -> list[Path]:
@@ -477,8 +485,7 @@ def build_site(
         state = cache if default else cache / "outs" / hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
     config = load_config(root / "pyproject.toml")
     _remove_temp_files(out)
-    code = code_fingerprint()
-    puzzle_code = puzzle_code_fingerprint()
+    code, puzzle_code = fingerprints()
     engine = layout_fingerprint()
     result = BuildResult()
 

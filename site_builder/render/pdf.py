@@ -630,12 +630,13 @@ def _tidy(doc, render, plan: Plan, layout: Layout, paper: Paper):
             if len(trial.pages) < len(doc.pages):
                 doc, kw = trial, {**kw, "key_share": share}
                 break
-    if len(_spread(doc, "key-")) > 1 and key_fit(layout, paper) > key_columns(layout):
+    cols = key_fit(layout, paper)
+    if len(_spread(doc, "key-")) > 1 and cols > key_columns(layout):
         # a long key of short answers: more, narrower columns (and a smaller grid above them) may keep it
         # on one sheet fewer
         share = kw.pop("key_share", KEY_GRID_SHARE)
         for smaller in (share, *(s for s in KEY_SHARES if s < share)):
-            trial = render(key_cols=key_fit(layout, paper), key_share=smaller, **kw)
+            trial = render(key_cols=cols, key_share=smaller, **kw)
             if len(trial.pages) < len(doc.pages):
                 doc = trial
                 break
