@@ -608,3 +608,47 @@ def test_a_grid_too_big_for_the_paper_is_said_to_print_small(tmp_path):
     assert result.ok
     assert any(line.startswith("build  big:") and "printed squares 3." in line and "a size of 41 or less" in line
                for line in lines), lines
+
+
+def _column_feet(words, paper_width: float = 612.0, columns: int = 3) -> list[float]:
+    """The lowest word of each clue column on a page (0 for an empty column), the footer left out."""
+    margin = 15 * 72 / 25.4
+    width = (paper_width - 2 * margin) / columns
+    feet = [0.0] * columns
+    for x0, _, _, y1, _ in words:
+        if y1 < 792 - 17 * 72 / 25.4:  # above the bottom margin, where the footer sits
+            col = min(columns - 1, max(0, int((x0 - margin) / width)))
+            feet[col] = max(feet[col], y1)
+    return feet
+
+
+PRINT_FIXTURES = ROOT / "tests" / "fixtures" / "print"
+
+
+def _fixture_pdf(name: str) -> list:
+    from site_builder.layout import layout_puzzle, params_for
+    from site_builder.source import read_puzzle
+
+    puzzle = read_puzzle(PRINT_FIXTURES / name)
+    return _word_boxes(render_pdf(puzzle, layout_puzzle(puzzle, params_for(puzzle))))
+
+
+@needs_poppler
+def test_the_last_page_of_continued_clues_balances_its_columns():
+    """Clues continuing on page two (every other one four lines long) filled two columns and left the third
+    empty: WeasyPrint balanced the rest of a list as one piece. Every column now takes its share."""
+    pages = _fixture_pdf("uneven-clues.txt")
+    assert len(pages) == 3 and not any(w[4] == "Solution:" for w in pages[1]), "no page of continued clues"
+    feet = _column_feet(pages[1])
+    assert min(feet) > 0 and max(feet) - min(feet) < 100, feet
+
+
+@needs_poppler
+def test_a_heading_of_the_answer_key_keeps_two_answers_under_it():
+    """The key's DOWN heading stood at a column's foot with one answer, the rest in the next column."""
+    pages = _fixture_pdf("key-heading.txt")
+    key = next(page for page in pages if any(w[4] == "Solution:" for w in page))
+    for heading in (w for w in key if w[4] in ("ACROSS", "DOWN")):
+        x0, _, _, y1, _ = heading
+        below = {round(w[1]) for w in key if abs(w[0] - x0) < 30 and w[1] > y1 and w[3] < 792 - 17 * 72 / 25.4}
+        assert len(below) >= 2, f"{heading[4]} has {len(below)} line(s) under it in its column"

@@ -484,10 +484,11 @@ def _groups(items: list[Item], indexes, continued: bool = False) -> list[dict]:
 
 
 def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None, paper: Paper | None = None,
-             more_size: float | None = None, key_share: float = KEY_GRID_SHARE, key_cols: int = 0) -> str:
+             more_size: float | None = None, key_share: float = KEY_GRID_SHARE, key_cols: int = 0,
+             flat_more: bool = False) -> str:
     """The HTML WeasyPrint lays out (useful for inspection). `more_size` sets the clues continuing after
-    page one smaller than page one's, `key_share` the answer key's grid, `key_cols` its columns of answers
-    (see `_tidy`)."""
+    page one smaller than page one's, `key_share` the answer key's grid, `key_cols` its columns of answers,
+    `flat_more` the clues after page one as the columns' own children rather than in lists (see `_tidy`)."""
     eng = _engine()
     paper = paper or sheet_for(puzzle, layout)
     plan = plan or plan_page(puzzle, layout, paper)
@@ -531,6 +532,7 @@ def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None, paper: Pa
         grid_left=_pt(plan.grid_x),
         columns=columns,
         rest=_groups(items, plan.rest, continued=True),
+        flat_more=flat_more,
         grid=eng.markup(grid),
         answers=answers,
         key_grid=eng.markup(key),
@@ -609,20 +611,47 @@ def _stray(spread: list[int], limits: tuple[float, int]) -> bool:
     return len(spread) > 1 and spread[-1] <= min(most, share * sum(spread))
 
 
+def _lopsided(doc, columns: int) -> bool:
+    """Whether the last page of clues continued after page one leaves a column empty, or one column ends a
+    quarter of the page higher than another.
+
+    WeasyPrint balances the columns of that page one child of the section at a time, and a list of clues is
+    one child: it tries a taller column by the height of the rest of a list, and settled, with a long list
+    after a short one, on two full columns and an empty third. (Given the clues as the section's own
+    children it balances them clue by clue, but lays out the page again for every clue's worth of height:
+    a third to twice the time of the whole PDF, so only when needed.)"""
+    pages = [page for page in doc.pages if any(a.startswith("more-") for a in page.anchors)]
+    if not pages:
+        return False
+    page = pages[-1]
+    boxes = [box for name, box in page.anchors.items() if name.startswith("more-")]  # (x0, y0, x1, y1)
+    feet: dict[int, float] = {}  # the foot of each column, by its left edge
+    for x0, _, _, y1 in boxes:
+        feet[round(x0)] = max(feet.get(round(x0), 0.0), y1)
+    if len(boxes) >= 2 * columns and len(feet) < columns:
+        return True
+    return len(feet) > 1 and max(feet.values()) - min(feet.values()) > page.height / 4
+
+
 def _tidy(doc, render, plan: Plan, layout: Layout, paper: Paper):
-    """`doc` without a last page of a few continued clues or a few answers, when setting the continued clues
-    half a point or a point smaller (never below the smallest clue size), or the key's grid smaller, takes
-    them back onto the page before; and with a key of short answers in more columns (up to what
-    `key_fit` allows) when that saves a sheet. `render(more_size=..., key_share=..., key_cols=...)` lays
-    the document out again."""
+    """`doc` with the columns of its last page of continued clues balanced (see `_lopsided`); without a last
+    page of a few continued clues or a few answers, when setting the continued clues half a point or a
+    point smaller (never below the smallest clue size), or the key's grid smaller, takes them back onto the
+    page before; and with a key of short answers in more columns (up to what `key_fit` allows) when that
+    saves a sheet. `render(flat_more=..., more_size=..., key_share=..., key_cols=...)` lays the document out
+    again."""
     kw: dict = {}
+    if plan.rest and _lopsided(doc, plan.columns):
+        trial = render(flat_more=True)
+        if len(trial.pages) <= len(doc.pages):
+            doc, kw = trial, {"flat_more": True}
     if _stray(_spread(doc, "more-"), STRAY_CLUES):
         for off in MORE_SIZES:
             if plan.size - off < CLUE_SIZES[-1][0]:
                 break
-            trial = render(more_size=plan.size - off)
+            trial = render(more_size=plan.size - off, **kw)
             if len(trial.pages) < len(doc.pages):
-                doc, kw = trial, {"more_size": plan.size - off}
+                doc, kw = trial, {**kw, "more_size": plan.size - off}
                 break
     if _stray(_spread(doc, "key-"), STRAY_ANSWERS):
         for share in KEY_SHARES:
