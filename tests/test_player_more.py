@@ -8,6 +8,7 @@ columns) and a small one (kitchen-herbs) beside the tests' own small grid.
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -1250,7 +1251,8 @@ TARGETS = """(sels) => sels.map(sel => [...document.querySelectorAll(sel)].filte
 def test_a_touch_screen_gets_controls_a_finger_can_hit_and_a_mouse_keeps_compact_ones(open_page, browser, tmp_path):
     from site_builder.site import PuzzleInfo
 
-    tools = [".btn.pause", "summary.btn", ".clue-step", ".menu-items button", ".downloads a"]
+    tools = [".btn.pause", "summary.btn", ".clue-step", ".menu-items button", ".downloads a", ".byline .tags a",
+             ".site-footer a", ".site-title"]
     p = open_page("kitchen-herbs", viewport={"width": 412, "height": 839}, is_mobile=True, has_touch=True)
     p.page.evaluate("document.querySelectorAll('details.menu').forEach(d => { d.open = true; })")
     sizes = p.page.evaluate(TARGETS, tools)
@@ -1261,12 +1263,14 @@ def test_a_touch_screen_gets_controls_a_finger_can_hit_and_a_mouse_keeps_compact
     d = open_page("kitchen-herbs", **DESKTOP)
     assert all(s[3] < 40 for s in d.page.evaluate(TARGETS, [".btn.pause", "summary.btn", ".downloads a"]))
     # the archive's card links
-    puzzle = load_puzzle(SMALL, slug="allotment")
+    puzzle = load_puzzle(SMALL.replace("---\n", "---\ntags: [garden, tv]\n", 1), slug="allotment")
     write_archive(tmp_path, [PuzzleInfo(puzzle, _build(tmp_path, puzzle))])
     for touch, smallest in ((True, 44), (False, 0)):
         context = browser.new_context(viewport={"width": 412, "height": 839}, is_mobile=touch, has_touch=touch)
         page = context.new_page()
         page.goto((tmp_path / "index.html").as_uri())
+        chips = page.evaluate(TARGETS, [".tags a", ".site-footer a"])
+        assert len(chips) >= 4 and all(h >= smallest for *_, h in chips), chips
         links = page.evaluate(TARGETS, [".links > *"])
         width = page.evaluate("document.documentElement.scrollWidth")
         context.close()
@@ -1565,3 +1569,88 @@ def test_paused_letters_are_hidden_from_sight_and_from_screen_readers(open_page)
     filled = p.page.locator(".cell.filled").count()
     p.page.keyboard.type("Q")  # the keyboard works again
     assert p.page.locator(".cell.filled").count() == filled + 1
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 360, "height": 500}])
+def test_what_a_tool_says_is_in_sight_on_a_phone(open_page, viewport):
+    """The status line sits under the grid: on a phone, below the window, so Check seemed to do nothing.
+    What a tool says now waits at the window's foot, and a keystroke clears it."""
+    p = open_page("world-capitals", **(PHONE | {"viewport": viewport}))
+    word = p.layout.across[0]
+    p.page.tap(f"#{cell_id(word.cells()[0])}")
+    p.page.keyboard.type(word.answer)
+    p.page.tap("summary:has-text('Check')")
+    p.page.tap("[data-action='check-puzzle']")
+    assert "mistakes" in p.page.inner_text(".status")
+    assert seen(p, ".status") is True
+    p.page.keyboard.press("Backspace")
+    assert p.page.inner_text(".status") == ""
+
+
+def test_a_tapped_clue_keeps_the_keyboard_on_the_grid(open_page):
+    """A clue in the list pressed while solving took the focus off the grid's field for a moment: a phone's
+    keyboard dropped and came back."""
+    p = open_page("kitchen-herbs", **PHONE)
+    p.page.tap(f"#{cell_id(p.layout.across[0].cells()[0])}")
+    p.page.evaluate("""() => { window.focusLog = []; const input = document.getElementById('grid-input');
+        ['focus', 'blur'].forEach(t => input.addEventListener(t, () => focusLog.push(t))); }""")
+    target = p.layout.down[-1]
+    p.page.tap(f"#clue-down-{target.number} .clue-button")
+    assert p.page.evaluate("focusLog") == []
+    assert p.focused() == "grid-input" and p.active_clue() == f"clue-down-{target.number}"
+
+
+def test_a_phone_at_twice_the_size_keeps_archive_cards_readable(browser, tmp_path):
+    """A 360-pixel phone zoomed to 200% (180 CSS pixels): the thumbnail column left a title a few letters
+    wide, broken mid-word, and the date ran off the page. The card drops its thumbnail there, and wraps."""
+    from site_builder.site import PuzzleInfo
+
+    puzzle = load_puzzle(SMALL.replace("title: ", "title: Capitals ", 1), slug="allotment")
+    write_archive(tmp_path, [PuzzleInfo(puzzle, _build(tmp_path, puzzle))])
+    context = browser.new_context(viewport={"width": 180, "height": 370}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto((tmp_path / "index.html").as_uri())
+    width = page.evaluate("document.documentElement.scrollWidth")
+    title = page.evaluate("document.querySelector('.card-title').getBoundingClientRect().width")
+    thumb = page.evaluate("getComputedStyle(document.querySelector('.card .thumb')).display")
+    context.close()
+    assert width <= 180 and thumb == "none" and title > 120, (width, thumb, title)
+
+
+def test_a_tag_page_on_a_phone_shows_its_own_tag(browser, tmp_path):
+    """The tags scroll sideways in one row on a phone; the tag page's own chip was out of sight at its end."""
+    from site_builder.site import PuzzleInfo
+
+    tags = ", ".join(f"topic-{i:02d}" for i in range(12))
+    puzzle = load_puzzle(SMALL.replace("---\n", f"---\ntags: [{tags}]\n", 1), slug="allotment")
+    write_archive(tmp_path, [PuzzleInfo(puzzle, _build(tmp_path, puzzle))])
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto((tmp_path / "tags" / "topic-11.html").as_uri())
+    box = page.evaluate("""() => { const a = document.querySelector('.tags a[aria-current]').getBoundingClientRect();
+        const row = document.querySelector('.tags').getBoundingClientRect();
+        return [a.left >= row.left - 1 && a.right <= row.right + 1, a.left, a.right, row.left, row.right]; }""")
+    context.close()
+    assert box[0], box
+
+
+def test_an_archive_card_counts_the_letters_revealed_in_a_solve(browser, tmp_path):
+    """The player said "Solved! (1 letter revealed)"; the card said "Solved in 0:28" alone."""
+    from site_builder.site import PuzzleInfo
+
+    puzzle = load_puzzle(SMALL, slug="allotment")
+    layout = _build(tmp_path, puzzle)
+    write_archive(tmp_path, [PuzzleInfo(puzzle, layout)])
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto((tmp_path / "allotment" / "index.html").as_uri())
+    first = layout.across[0]
+    page.click(f"#{cell_id(first.cells()[0])}")
+    page.click("summary:has-text('Reveal')")
+    page.click("[data-action='reveal-letter']")
+    dispatch_words(SimpleNamespace(page=page), layout.placements)
+    assert page.is_visible(".solved") and "1 letter revealed" in page.inner_text(".solved")
+    page.goto((tmp_path / "index.html").as_uri())
+    badge = page.inner_text(".card .progress")
+    context.close()
+    assert badge.startswith("Solved") and badge.endswith("(1 letter revealed)"), badge

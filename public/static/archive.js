@@ -42,7 +42,10 @@
       }
       var clock = Number(state.elapsed);
       var time = clock > 0 && clock <= 100 * 3600 * 1000 ? ' in ' + formatTime(clock) : '';
-      return { state: 'done', text: 'Solved' + time };
+      // the letters Reveal gave, as the player's "Solved!" counts them
+      var given = typeof state.revealed === 'string' ? state.revealed.replace(/[^1]/g, '').length : 0;
+      var help = given ? ' (' + given + (given === 1 ? ' letter' : ' letters') + ' revealed)' : '';
+      return { state: 'done', text: 'Solved' + time + help };
     }
     if (!filled) return { state: 'new', text: '' };
     if (filled === cells) return { state: 'started', text: 'All filled in, not solved yet' };  // a wrong letter or more
@@ -170,10 +173,22 @@
     show.addEventListener('change', applyFilter);
     input.addEventListener('keydown', function (e) {
       if (e.key === 'Escape' && input.value) { input.value = ''; applyFilter(); }
+      // Enter (a phone keyboard's Search) on a touch screen: the keyboard goes down, off the results
+      if (e.key === 'Enter' && window.matchMedia && matchMedia('(pointer: coarse)').matches) input.blur();
     });
   }
 
   function refresh() { showProgress(); applyFilter(); }
+
+  // a tag page on a phone: its tag's chip, in a row that scrolls sideways, is brought into the row's view
+  var here = document.querySelector('.tags a[aria-current]');
+  if (here) {
+    var row = here.parentNode;
+    var chip = here.getBoundingClientRect(), box = row.getBoundingClientRect();
+    if (chip.left < box.left || chip.right > box.right) {
+      row.scrollLeft += chip.left - box.left - (box.width - chip.width) / 2;
+    }
+  }
 
   // a puzzle solved in another tab shows here at once; coming back to this page (the back button keeps
   // the page, and the fields, as they were) shows what was done meanwhile

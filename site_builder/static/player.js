@@ -916,6 +916,9 @@
     button.setAttribute('aria-controls', 'grid');
     while (li.firstChild) button.appendChild(li.firstChild);
     li.appendChild(button);
+    // solving on the grid, a clue pressed keeps the keyboard there (on a phone, the on-screen keyboard
+    // stays up rather than dropping and coming back); the click selects the clue as ever
+    button.addEventListener('mousedown', function (e) { if (document.activeElement === input) e.preventDefault(); });
     // Escape again, from the clue Escape left the grid for: on to the tools above the grid, the selection
     // kept, so Check, Word checks the answer the solver was in (Shift-Tab from the grid selects each clue
     // on the way); any tool brings the keyboard back to the grid
