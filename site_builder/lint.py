@@ -377,7 +377,43 @@ def lint_file(path: str | Path) -> list[Diagnostic]:
     out.extend(_from_error(e) for e in parsed.errors)
     out.extend(check_entries(shown, parsed.entries, parsed.lines, str(parsed.meta.get("strategy") or "")))
     out.extend(check_front_matter(shown, parsed.meta, parsed.lines))
+    out.extend(check_puz_text(shown, parsed.meta, parsed.entries, parsed.lines))
     return sorted(out, key=Diagnostic.sort_key)
+
+
+PUZ_KEYS = ("title", "author", "copyright", "description", "notes")  # the front matter a .puz carries
+
+
+def check_puz_text(path: str, meta: dict, entries: Sequence[Entry], lines: Sequence[str]) -> list[Diagnostic]:
+    """puz-utf8: the first character (in the front matter the .puz carries, or a clue) that ISO-8859-1 cannot
+    spell, even plainly: the .puz export is then version 2.0, in UTF-8, where older solving apps misread every
+    accent in the file. One warning a file: a puzzle in another script would have one a clue."""
+    from .render.exports import to_latin1
+
+    found: tuple[int | None, int | None, str, str] | None = None  # (line, column, character, where)
+    for key in PUZ_KEYS:
+        value = meta.get(key)
+        if isinstance(value, str) and to_latin1(value) is None:
+            ch = next(c for c in value if to_latin1(c) is None)
+            lineno = next((i + 1 for i, ln in enumerate(lines) if re.match(rf"{key}\s*:", ln)), None)
+            at = lines[lineno - 1].find(ch) if lineno is not None else -1
+            found = (lineno, at + 1 if at >= 0 else None, ch, f"the {key}")
+            break
+    if found is None:
+        for entry in entries:
+            if to_latin1(entry.clue) is None:
+                ch = next(c for c in entry.clue if to_latin1(c) is None)
+                line = lines[entry.line - 1] if entry.line and entry.line <= len(lines) else ""
+                at = line.find(ch, _clue_start(line)) if line else -1
+                found = (entry.line, at + 1 if at >= 0 else None, ch, f"the clue of {entry.display}")
+                break
+    if found is None:
+        return []
+    lineno, col, ch, where = found
+    return [Diagnostic(path, lineno, col, WARNING, (
+        f"{where} has {ch!r} (U+{ord(ch):04X}), which a .puz file's Latin-1 text cannot spell: the .puz is "
+        "written in UTF-8 (version 2.0), and Across Lite and older apps show all its text past ASCII garbled; "
+        "spell it another way if the puzzle is meant for them"), "puz-utf8")]
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:

@@ -239,6 +239,8 @@ def test_to_latin1():
     assert to_latin1("\u00e9t\u00e9 \u00a9 \u00bd") == "\u00e9t\u00e9 \u00a9 \u00bd"
     assert to_latin1("\u2018a\u2019 \u201cb\u201d \u2013 \u2014 \u2026 \ufb01") == "'a' \"b\" - -- ... fi"
     assert to_latin1("\u0141\u00f3d\u017a \u0152uvre") == "L\u00f3dz OEuvre"
+    # Windows-1252's own characters, as a word processor types them: a .puz stays version 1.3 for them
+    assert to_latin1("\u20ac5 \u2122 \u2020 \u2021 \u2030 \u0192 \u2039a\u203a \u02c6\u02dc \u2022") == "EUR5 (TM) + ++ o/oo f <a> ^~ *"
     assert to_latin1("\U0001f989") is None
     assert to_latin1("\u05e9\u05dc\u05d5\u05dd") is None
     assert to_latin1("\u4e2d") is None

@@ -54,7 +54,8 @@ def test_good_fixture_is_clean_and_parses(path):
 
 def test_every_warning_kind_has_a_fixture():
     codes = {d.code for p in BAD for d in lint_file(p) if d.level == WARNING}
-    assert codes == {"answer-in-clue", "long-clue", "duplicate-clue", "shared-word", "enumeration-in-clue", "missing-glyph"}
+    assert codes == {"answer-in-clue", "long-clue", "duplicate-clue", "shared-word", "enumeration-in-clue", "missing-glyph",
+                     "puz-utf8"}
 
 
 def test_twin_peaks_is_clean():
@@ -433,3 +434,16 @@ def test_the_letter_groups_hint_is_not_given_under_adjacency(tmp_path):
     with pytest.raises(LayoutError) as err:
         layout_puzzle(read_puzzle(f))
     assert "shares no letter" not in str(err.value) and "larger 'size'" in str(err.value), str(err.value)
+
+
+def test_text_a_puz_cannot_spell_in_latin1_is_warned_of_once(tmp_path):
+    """One character outside ISO-8859-1 makes the .puz UTF-8 (version 2.0), which older apps misread: the
+    first is named, at its line and column; the typographic ones that have a plain spelling are not."""
+    f = tmp_path / "puz.txt"
+    f.write_text("---\ntitle: Caf\u00e9 \u2020 Notes\ndate: 2026-01-01\nauthor: Fran\u00e7ois\n---\n"
+                 "CAT | Pet \u2014 \u20ac5, \u2030, \u2122\nACE | Top card, \u03b1 or \u03c9\nTEA | Brew \u05e9\n")
+    got = [(d.line, d.col, d.message) for d in lint_file(f) if d.code == "puz-utf8"]
+    assert len(got) == 1 and got[0][:2] == (7, len("ACE | Top card, ") + 1), got
+    assert "'\u03b1' (U+03B1)" in got[0][2] and "ACE" in got[0][2]
+    f.write_text("---\ntitle: Caf\u00e9 \u2020 Notes\ndate: 2026-01-01\n---\nCAT | Pet \u2014 \u20ac5\nACE | Top card\n")
+    assert [d for d in lint_file(f) if d.code == "puz-utf8"] == []

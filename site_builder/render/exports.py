@@ -160,6 +160,9 @@ _LATIN1_SUBSTITUTES = {
     "\u20ac": "EUR", "\u2122": "(TM)", "\u2009": " ", "\u200a": " ", "\u202f": " ", "\u2007": " ",
     "\u200b": "", "\u200c": "", "\u200d": "", "\u2060": "", "\ufeff": "",
     "\u0152": "OE", "\u0153": "oe", "\u0141": "L", "\u0142": "l", "\u0131": "i",
+    # the rest of Windows-1252's own characters, which a setter's word processor types
+    "\u2020": "+", "\u2021": "++", "\u2030": "o/oo", "\u0192": "f", "\u02c6": "^", "\u02dc": "~",
+    "\u2039": "<", "\u203a": ">",
 }
 
 
