@@ -147,7 +147,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
         if note:
             print(f"note: {note}", file=sys.stderr)
     if args.format:
-        return _write_stdout(STDOUT_FORMATS[args.format](puzzle, layout))
+        from .site import with_licence
+
+        return _write_stdout(STDOUT_FORMATS[args.format](with_licence(puzzle, config), layout))
     if args.json:
         sys.stdout.write(text_render.render_json(puzzle, layout))
     elif args.text or args.solution or not args.out_dir:
@@ -243,6 +245,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
         print(f"note: {len(names)} puzzle{'s' if len(names) != 1 else ''} left answers out: {shown}; "
               "raise 'size', or give the answers more letters in common (see the lines above)", file=sys.stderr)
+    if result.drafts and (result.built or result.unchanged) and not args.quiet:
+        print(f"draft  {', '.join(result.drafts)}: kept off the site until 'draft: false' (or the line removed)")
     folder = out or root / "public"
     # no puzzle changed, but the index, tag pages, feed or static files of a site with puzzles did
     site_only = not result.built and not result.removed and not result.failed and bool(result.written and result.unchanged)

@@ -259,7 +259,8 @@ def puzzle_files(
 
     slug = puzzle.slug
     puzzle = with_default_author(puzzle, config)
-    files = export_files(puzzle, layout)
+    licensed = with_licence(puzzle, config)  # the files that leave the site carry its terms
+    files = export_files(licensed, layout)
     files[f"{slug}.svg"] = render_svg(puzzle, layout)
     files[f"{slug}-solution.svg"] = render_svg(puzzle, layout, solution=True)
     if page:
@@ -272,7 +273,7 @@ def puzzle_files(
             (f"{slug}.png", lambda: render_png(puzzle, layout)),
             (f"{slug}-solution.png", lambda: render_png(puzzle, layout, solution=True)),
             (f"{slug}-thumb.png", lambda: render_thumbnail(puzzle, layout)),
-            (f"{slug}.pdf", lambda: render_pdf(puzzle, layout)),
+            (f"{slug}.pdf", lambda: render_pdf(licensed, layout)),
         )
         for name, render in slow:
             if stop is not None and stop():
@@ -734,6 +735,14 @@ def with_default_author(puzzle: Puzzle, config: SiteConfig) -> Puzzle:
     if puzzle.meta.author or not config.author:
         return puzzle
     return replace(puzzle, meta=replace(puzzle.meta, author=config.author))
+
+
+def with_licence(puzzle: Puzzle, config: SiteConfig) -> Puzzle:
+    """The puzzle with the site's licence as its copyright when it states none: for the PDF and the exports
+    (a .puz's copyright line, the ipuz's), which leave the site and its footer behind."""
+    if puzzle.meta.copyright or not config.licence:
+        return puzzle
+    return replace(puzzle, meta=replace(puzzle.meta, copyright=config.licence))
 
 
 def template_error(exc) -> TemplateError:

@@ -295,6 +295,14 @@ def test_a_project_of_drafts_only_says_nothing_is_published(tmp_path):
     assert r.returncode == 0 and "nothing published: 1 draft (wip)" in r.stdout and "no puzzles yet" not in r.stdout, r.stdout
 
 
+def test_a_build_names_the_drafts_it_keeps_off_the_site(tmp_path):
+    root = _project(tmp_path, **{"wip.txt": SMALL_PUZZLE.replace("date: 2026-01-02\n", "date: 2026-01-02\ndraft: true\n"),
+                                 "done.txt": SMALL_PUZZLE})
+    for _ in range(2):  # built, then up to date: said each time
+        r = run("build", "--root", str(root))
+        assert r.returncode == 0 and "draft  wip: kept off the site until 'draft: false'" in r.stdout, r.stdout
+
+
 def test_file_system_errors_name_the_folder_and_the_right_fix(tmp_path):
     import errno
 
@@ -403,7 +411,8 @@ def test_a_users_folder_with_a_json_and_svg_of_its_name_is_not_removed(tmp_path)
 def test_generate_in_a_project_writes_what_build_writes(tmp_path):
     # a puzzle with no author gets the project's default author from pyproject.toml, in every file
     (tmp_path / "puzzles").mkdir()
-    (tmp_path / "pyproject.toml").write_text('[tool.crossword]\nauthor = "The House Setter"\n', encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.crossword]\nauthor = "The House Setter"\nlicence = "CC BY 4.0"\n',
+                                             encoding="utf-8")
     (tmp_path / "puzzles" / "plain.txt").write_text(
         "---\ntitle: Plain\ndate: 2026-01-02\n---\nCAT | Pet\nTEA | Brew\nACT | Perform\n", encoding="utf-8"
     )
@@ -416,6 +425,14 @@ def test_generate_in_a_project_writes_what_build_writes(tmp_path):
     for name in written:
         assert (tmp_path / "gen" / name).read_bytes() == (tmp_path / "public" / "plain" / name).read_bytes(), name
     assert "Author: The House Setter" in (tmp_path / "gen" / "plain.xd").read_text(encoding="utf-8")
+    # with no copyright of its own, what leaves the site (PDF, exports) carries the site's licence; the page
+    # shows it once, in its footer
+    assert "Copyright: CC BY 4.0" in (tmp_path / "gen" / "plain.xd").read_text(encoding="utf-8")
+    assert b"CC BY 4.0" in (tmp_path / "gen" / "plain.puz").read_bytes()
+    page = (tmp_path / "public" / "plain" / "index.html").read_text(encoding="utf-8")
+    assert page.count("CC BY 4.0") == 1
+    r = run("generate", "--words", "puzzles/plain.txt", "--format", "ipuz", cwd=tmp_path)
+    assert r.returncode == 0 and '"copyright": "CC BY 4.0"' in r.stdout
     # outside a project's puzzles/ folder, no project's settings apply
     (tmp_path / "loose.txt").write_text((tmp_path / "puzzles" / "plain.txt").read_text(encoding="utf-8"), encoding="utf-8")
     r = run("generate", "--words", "loose.txt", "--format", "xd", cwd=tmp_path)
