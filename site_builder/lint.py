@@ -10,6 +10,7 @@ by hand. The library never prints; cli.py does.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -378,7 +379,36 @@ def lint_file(path: str | Path) -> list[Diagnostic]:
     out.extend(check_entries(shown, parsed.entries, parsed.lines, str(parsed.meta.get("strategy") or "")))
     out.extend(check_front_matter(shown, parsed.meta, parsed.lines))
     out.extend(check_puz_text(shown, parsed.meta, parsed.entries, parsed.lines))
+    out.extend(check_room(shown, parsed.meta, parsed.entries, parsed.lines))
     return sorted(out, key=Diagnostic.sort_key)
+
+
+# The densest layouts measured hold answers whose letters come to about 0.58 of the grid's squares (twin-peaks
+# in 21x21, every answer placed). Past CROWDED answers are likely left out: 50 five-letter words at 0.69 left
+# two out, 100 three-letter words (which pack tighter) one at 0.75 and none at 0.68.
+CROWDED = 0.65
+ROOMY = 0.5  # the share the suggested size gives them
+
+
+def check_room(path: str, meta: dict, entries: Sequence[Entry], lines: Sequence[str]) -> list[Diagnostic]:
+    """too-many-letters: more answer letters than a size x size grid holds, so the build leaves answers out."""
+    from .source import MAX_SIZE
+
+    size = meta.get("size")
+    size = size if isinstance(size, int) and not isinstance(size, bool) and 3 <= size <= MAX_SIZE else 23
+    letters = sum(len(e.answer) for e in entries if len(e.answer) <= size)
+    if len(entries) < 2 or letters <= CROWDED * size * size:
+        return []
+    lineno = next((i + 1 for i, ln in enumerate(lines) if re.match(r"size\s*:", ln)), None)
+    lineno = lineno or entries[0].line
+    wanted = math.ceil(math.sqrt(letters / ROOMY))
+    fix = (f"raise 'size' to {wanted}, or split the list" if wanted <= MAX_SIZE
+           else f"split the list: even a {MAX_SIZE}x{MAX_SIZE} grid holds too few")
+    said = f"'size: {meta['size']}'" if "size" in meta else "the default size, 23"
+    return [Diagnostic(path, lineno, None, WARNING, (
+        f"the {len(entries)} answers have {letters} letters, {letters / (size * size):.2f} of the {size * size} "
+        f"squares of {said}; the densest grids hold about 0.6, so the build is likely to leave answers out; {fix}"),
+        "too-many-letters")]
 
 
 PUZ_KEYS = ("title", "author", "copyright", "description", "notes")  # the front matter a .puz carries
