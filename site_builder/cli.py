@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, OutputError
-from .layout import STRATEGIES, layout_puzzle, params_for
+from .layout import STRATEGIES, layout_puzzle, params_for, with_references
 from .render import exports
 from .render import text as text_render
 from .source import puzzle_sources, read_puzzle
@@ -127,6 +127,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         # before the layout, which may take minutes on a long list
         raise OutputError(out, reason="it is a file, not a folder")
     layout = layout_puzzle(puzzle, params)
+    puzzle, layout = with_references(puzzle, layout)  # "[[ANSWER]]" in a clue: its number, as build prints it
     print(layout.summary(), file=sys.stderr)
     if layout.strategy == "adjacency":
         _adjacency_notes(puzzle, layout)

@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from .errors import PuzzleError
 from .model import Entry, letter_groups, lone_answers
-from .source import _SPECIAL_FOLDS, one_line_positions, parse_source, puzzle_sources, read_source, slug_for
+from .source import _SPECIAL_FOLDS, REFERENCE, one_line_positions, parse_source, puzzle_sources, read_source, slug_for
 
 ERROR = "error"
 WARNING = "warning"
@@ -40,6 +40,9 @@ STOPWORDS = frozenset(
     "MUCH ONLY OVER SOME SUCH THAN THAT THEIR THEM THEN THERE THESE THEY THIS THOSE UPON VERY WERE WHAT WHEN "
     "WHERE WHICH WHILE WHOM WITH WOULD YOUR".split()
 )
+# "12-Across", "4 Down": a clue pointing at another by a number the author cannot know before the layout ("7A"
+# is left alone: "3D film" reads the same)
+NUMBERED = re.compile(r"\b\d+\s*-?\s*(?i:across|down)\b")
 _ENUM_AT_END = re.compile(r"\(\s*(\d+(?:\s*[,\-]\s*\d+)*)\s*\)\s*[.!?]?\s*$")
 
 
@@ -224,9 +227,17 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str], str
                 "add an answer that shares a letter with it, or drop it"
             ), "no-crossing")
 
-        hit = _answer_in_clue(entry, line)
+        # a reference, "[[RED ROOM]]", prints as a number: its words give nothing away
+        hit = _answer_in_clue(entry, REFERENCE.sub(lambda m: " " * len(m.group(0)), line))
         if hit is not None:
             warn(entry, hit[0] + 1, hit[1], "answer-in-clue")
+
+        number = NUMBERED.search(REFERENCE.sub(lambda m: " " * len(m.group(0)), entry.clue))
+        if number:
+            warn(entry, cols[number.start()], (
+                f"the clue names {number.group(0)}, but numbers come from the layout and change with it; write "
+                "the answer meant between [[ and ]] (\"[[RED ROOM]]\"), and every output prints its number"
+            ), "numbered-reference")
 
         if len(entry.clue) > LONG_CLUE:
             warn(entry, cols[LONG_CLUE], (

@@ -34,7 +34,7 @@ from typing import Callable, Iterable
 
 from .config import SiteConfig, load_config
 from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, PuzzleError, TemplateError
-from .layout import layout_puzzle, params_for
+from .layout import layout_puzzle, params_for, with_references
 from .layout.adjacency import fill_clue_hint
 from .layout.result import number_placements
 from .model import Direction, Entry, Layout, LayoutParams, Placement, Puzzle
@@ -258,7 +258,7 @@ def puzzle_files(
     from .render.svg import render_svg
 
     slug = puzzle.slug
-    puzzle = with_default_author(puzzle, config)
+    puzzle, layout = with_references(with_default_author(puzzle, config), layout)
     licensed = with_licence(puzzle, config)  # the files that leave the site carry its terms
     files = export_files(licensed, layout)
     files[f"{slug}.svg"] = render_svg(puzzle, layout)

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import yaml
 
@@ -922,10 +922,41 @@ def parse_source(
             continue
         entries.append(Entry(norm.letters, clue, norm.display, norm.enumeration, required, lineno))
 
+    errors.extend(reference_errors(shown, entries, lines))
     if not entries and not errors:
         after = " after the front matter" if has_front else ""
         errors.append(PuzzleError(shown, None, f"no entries; add lines like 'ANSWER | clue'{after}"))
     return result(entries)
+
+
+# A clue's reference to another answer, by the answer as the list writes it: "Wife of [[King Lear]]". The
+# number is not known until the layout; every output prints "Wife of 12-Across" (model.resolve_references).
+REFERENCE = re.compile(r"\[\[([^\[\]|]*)\]\]")
+
+
+def reference_errors(shown: str, entries: Sequence[Entry], lines: Sequence[str]) -> list[PuzzleError]:
+    """A reference to no answer of the list, or to the clue's own answer."""
+    by_letters = {e.answer: e for e in entries}
+    out = []
+    for e in entries:
+        for m in REFERENCE.finditer(e.clue):
+            try:
+                letters = normalise_answer(m.group(1)).letters
+            except ValueError:
+                letters = ""
+            target = by_letters.get(letters)
+            if target is e:
+                problem = "refers to its own answer"
+            elif target is None:
+                problem = "names no answer of this puzzle"
+            else:
+                continue
+            line = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
+            at = line.find(m.group(0), line.find("|") + 1)
+            out.append(PuzzleError(shown, e.line, (
+                f"the clue's {m.group(0)} {problem}; between [[ and ]] write another answer as the list spells "
+                "it, and every output prints its number (12-Across)"), col=at + 1 if at >= 0 else None))
+    return out
 
 
 def load_puzzle(

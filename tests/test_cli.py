@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -491,3 +492,48 @@ def test_a_build_that_changed_only_the_index_says_so_not_up_to_date(tmp_path):
     lines = r.stdout.splitlines()
     assert lines[0].startswith("update ") and "index.html" in lines[0] and lines[0].endswith("(no puzzle changed)"), r.stdout
     assert lines[-1].startswith("site   ") and "up to date" not in r.stdout, r.stdout
+
+
+REFERENCES = """---
+title: References
+date: 2026-01-02
+---
+MAESTRO | Conductor
+BATON | What the [[Maestro]] waves
+ORCHESTRA | Group led by [[maestro]]
+VIOLIN | Instrument in [[ORCHESTRA]]
+CELLO | Bigger than [[violin]]
+"""
+
+
+def test_a_clue_refers_to_another_answer_by_name_and_every_output_prints_its_number(tmp_path):
+    """Numbers come from the layout, so an author cannot write "12-Across": "[[VIOLIN]]" becomes the number the
+    layout gave VIOLIN, in the page, the PDF, the exports and generate's text."""
+    root = _project(tmp_path, **{"refs.txt": REFERENCES})
+    r = run("build", "--root", str(root))
+    assert r.returncode == 0, r.stderr
+    data = json.loads((root / "public" / "refs" / "refs.json").read_text(encoding="utf-8"))
+    place = {e["answer"]: e for e in data["result"]}
+    name = {a: f"{place[a]['position']}-{place[a]['orientation'].title()}" for a in place}
+    clues = {e["answer"]: e["clue"] for e in data["result"]}
+    assert clues["BATON"] == f"What the {name['MAESTRO']} waves" and clues["CELLO"] == f"Bigger than {name['VIOLIN']}"
+    for out in ("refs.ipuz", "refs.xd", "refs.md", "index.html"):
+        text = (root / "public" / "refs" / out).read_text(encoding="utf-8")
+        assert not re.search(r"\[\[[A-Za-z]", text) and f"Group led by {name['MAESTRO']}" in text, out
+    assert b"[[" not in (root / "public" / "refs" / "refs.puz").read_bytes()
+    r = run("generate", "--words", "puzzles/refs.txt", cwd=root)
+    assert r.returncode == 0 and f"Instrument in {name['ORCHESTRA']}" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_reference_to_no_answer_its_own_or_one_left_out_fails_with_its_line(tmp_path):
+    bad = REFERENCES.replace("Bigger than [[violin]]", "Bigger than [[viola]]").replace(
+        "MAESTRO | Conductor", "MAESTRO | Conductor, [[Maestro]] himself")
+    root = _project(tmp_path, **{"refs.txt": bad})
+    r = run("lint", str(root / "puzzles" / "refs.txt"))
+    assert r.returncode != 0
+    assert "refs.txt:5:22: error: the clue's [[Maestro]] refers to its own answer" in r.stdout, r.stdout
+    assert "refs.txt:9:21: error: the clue's [[viola]] names no answer of this puzzle" in r.stdout, r.stdout
+    # XYZZY crosses nothing, so the grid leaves it out: the clue pointing at it has nothing to point at
+    (root / "puzzles" / "refs.txt").write_text(REFERENCES + "XYZZY | Magic word\n" + "TUBA | Not [[xyzzy]]\n")
+    r = run("build", "--root", str(root))
+    assert r.returncode != 0 and "refs.txt:11" in r.stderr and "[[xyzzy]], which the grid left out" in r.stderr, r.stderr

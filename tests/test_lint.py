@@ -55,7 +55,7 @@ def test_good_fixture_is_clean_and_parses(path):
 def test_every_warning_kind_has_a_fixture():
     codes = {d.code for p in BAD for d in lint_file(p) if d.level == WARNING}
     assert codes == {"answer-in-clue", "long-clue", "duplicate-clue", "shared-word", "enumeration-in-clue", "missing-glyph",
-                     "puz-utf8", "too-many-letters"}
+                     "puz-utf8", "too-many-letters", "numbered-reference"}
 
 
 def test_twin_peaks_is_clean():

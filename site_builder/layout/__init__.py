@@ -90,3 +90,45 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
             line=min(lines, default=None),
         )
     return layout
+
+
+def with_references(puzzle: Puzzle, layout: Layout) -> tuple[Puzzle, Layout]:
+    """The puzzle and layout with each clue's [[ANSWER]] printed as the number the layout gave that answer:
+    "Wife of [[King Lear]]" becomes "Wife of 12-Across" in every output. The source has checked that each
+    names another answer of the list; LayoutError when a placed clue names one the grid left out (the
+    clue would have nothing to point at)."""
+    if not any("[[" in e.clue for e in puzzle.entries):
+        return puzzle, layout
+    from ..source import REFERENCE, normalise_answer
+
+    where = {p.entry.answer: p for p in layout.placements}
+    placed = {id(p.entry) for p in layout.placements}
+    resolved: dict[int, Entry] = {}
+    for e in puzzle.entries:
+        if not REFERENCE.search(e.clue):
+            continue
+
+        def number(m, e=e) -> str:
+            try:
+                target = where.get(normalise_answer(m.group(1)).letters)
+            except ValueError:
+                target = None
+            if target is not None:
+                return f"{target.number}-{target.direction.value.title()}"
+            if id(e) in placed:
+                raise LayoutError(puzzle.path, (
+                    f"the clue of {e.display} refers to {m.group(0)}, which the grid left out; star that answer "
+                    "(*ANSWER) so every layout must place it, or raise 'size'"), line=e.line)
+            return m.group(0)  # a clue left out with its answer: printed nowhere
+
+        resolved[id(e)] = replace(e, clue=REFERENCE.sub(number, e.clue))
+
+    def swap(e: Entry) -> Entry:
+        return resolved.get(id(e), e)
+
+    return (
+        replace(puzzle, entries=tuple(swap(e) for e in puzzle.entries)),
+        replace(layout, placements=tuple(replace(p, entry=swap(p.entry)) for p in layout.placements),
+                unplaced=tuple(swap(e) for e in layout.unplaced)),
+    )
+
