@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, OutputError
-from .layout import STRATEGIES, layout_puzzle, params_for, with_references
+from .layout import STRATEGIES, layout_puzzle, left_out_reasons, params_for, with_references
 from .render import exports
 from .render import text as text_render
 from .source import puzzle_sources, read_puzzle
@@ -129,6 +129,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     layout = layout_puzzle(puzzle, params)
     puzzle, layout = with_references(puzzle, layout)  # "[[ANSWER]]" in a clue: its number, as build prints it
     print(layout.summary(), file=sys.stderr)
+    for reason in left_out_reasons(puzzle, layout):
+        print(f"note: {reason}", file=sys.stderr)
     if layout.strategy == "adjacency":
         _adjacency_notes(puzzle, layout)
     if out is not None:

@@ -537,3 +537,17 @@ def test_a_reference_to_no_answer_its_own_or_one_left_out_fails_with_its_line(tm
     (root / "puzzles" / "refs.txt").write_text(REFERENCES + "XYZZY | Magic word\n" + "TUBA | Not [[xyzzy]]\n")
     r = run("build", "--root", str(root))
     assert r.returncode != 0 and "refs.txt:11" in r.stderr and "[[xyzzy]], which the grid left out" in r.stderr, r.stderr
+
+
+def test_generate_says_why_it_left_each_answer_out(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("DOG | a\nGOD | b\nGOOD | c\nCAT | d\nACT | e\nTACT | f\nXYZZY | g\n", encoding="utf-8")
+    r = run("generate", "--words", str(words))
+    assert r.returncode == 0, r.stderr
+    assert "note: XYZZY shares no letter with any other answer: nothing can cross it" in r.stderr, r.stderr
+    assert "share no letter with the answers in the grid: no grid holds both groups" in r.stderr, r.stderr
+    crowded = tmp_path / "c.txt"
+    crowded.write_text("".join(f"{w} | clue\n" for w in ("GARDEN", "ORANGE", "DANGER", "RANGED", "GANDER", "ENDEAR",
+                                                          "READING", "GRENADE")), encoding="utf-8")
+    r = run("generate", "--words", str(crowded), "--size", "7")
+    assert r.returncode == 0 and "found no room: raise --size" in r.stderr, r.stderr

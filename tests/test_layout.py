@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from site_builder.errors import LayoutError
-from site_builder.layout import freeform, layout_entries, layout_puzzle, params_for
+from site_builder.layout import STRATEGIES, freeform, layout_entries, layout_puzzle, params_for
 from site_builder.layout.grid import ACROSS, DOWN, ORIGIN, STRIDE, Grid, Spot
 from site_builder.layout.result import number_placements, search_key
 from site_builder.layout.rng import Rng
@@ -248,8 +248,12 @@ def test_each_missing_answer_gets_its_own_advice():
         layout_puzzle(p, params_for(p, size=3))
     message = str(info.value)
     assert "missing: CAB, XYZ" in message and "XYZ shares no letter" in message
-    assert "try a larger --size, more --seeds" in message, message
+    # optimize spends effort, not seeds (beyond a few, more seeds start nothing new); the builder, seeds
+    assert "try a larger --size, a higher --effort (up to 10)" in message and "seeds" not in message, message
     assert info.value.line == 4  # the first missing answer's line
+    with pytest.raises(LayoutError) as info:
+        layout_puzzle(p, params_for(p, size=3, strategy="freeform"))
+    assert "try a larger --size, more --seeds" in str(info.value), str(info.value)
 
 
 def test_optimize_places_as_many_answers_as_the_greedy_builder():
@@ -310,3 +314,10 @@ def test_a_pinned_seed_is_told_to_try_another_seed_not_more_seeds():
     with pytest.raises(LayoutError) as info:
         layout_puzzle(puzzle, params_for(puzzle, seed=3, size=3))
     assert "another --seed" in str(info.value) and "more --seeds" not in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+def test_no_entries_give_an_empty_grid_whatever_the_strategy(strategy):
+    """The API with nothing to lay out: scored and adjacency raised ValueError (max of nothing)."""
+    layout = layout_entries((), LayoutParams(size=10, strategy=strategy))
+    assert layout.placements == () and layout.unplaced == () and layout.strategy == strategy

@@ -13,6 +13,8 @@ from typing import Callable, Sequence
 from ..errors import LayoutError
 from ..model import Entry, Layout, LayoutParams, Puzzle, letter_groups, lone_answers
 from . import adjacency, freeform, optimize, scored
+from .grid import Grid
+from .result import grid_to_layout
 
 Strategy = Callable[[Sequence[Entry], LayoutParams], Layout]
 
@@ -37,6 +39,8 @@ def layout_entries(entries: Sequence[Entry], params: LayoutParams) -> Layout:
         strategy = STRATEGIES[params.strategy]
     except KeyError:
         raise ValueError(f"unknown strategy {params.strategy!r}; choose one of {', '.join(sorted(STRATEGIES))}") from None
+    if not entries:  # nothing to lay out: an empty grid, whichever the strategy
+        return grid_to_layout(Grid(params.size), (), seed=params.seed or 0, strategy=params.strategy, params=params)
     return strategy(tuple(entries), params)
 
 
@@ -66,6 +70,7 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
         # a plain list has no front matter: generate's options are its settings
         size, seeds = ("'size'", "'seeds'") if puzzle.has_front_matter else ("--size", "--seeds")
         seed = "'seed'" if puzzle.has_front_matter else "--seed"
+        effort = "'effort'" if puzzle.has_front_matter else "--effort"
         hints = []
         if alone:
             hints.append(f"{', '.join(alone)} {'shares' if len(alone) == 1 else 'share'} no letter with any other "
@@ -81,7 +86,13 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
                          f"{'it' if len(apart) == 1 else 'them'}, or add answers that share letters with both")
         if len(alone) + len(apart) < len(missing):
             # a pinned seed: more seeds is no option, another seed is
-            more = f"another {seed}" if params.seed is not None else f"more {seeds}"
+            # `optimize` spends its effort, not seeds, on the search (seeds beyond a few start nothing new)
+            if params.seed is not None:
+                more = f"another {seed}"
+            elif params.strategy == optimize.NAME:
+                more = f"a higher {effort} (up to 10)"
+            else:
+                more = f"more {seeds}"
             hints.append(f"try a larger {size}, {more}, or unstar one")
         hint = "; ".join(hints)
         lines = [e.line for e in unplaced if e.required and e.line]
@@ -131,4 +142,32 @@ def with_references(puzzle: Puzzle, layout: Layout) -> tuple[Puzzle, Layout]:
         replace(layout, placements=tuple(replace(p, entry=swap(p.entry)) for p in layout.placements),
                 unplaced=tuple(swap(e) for e in layout.unplaced)),
     )
+
+
+def left_out_reasons(puzzle: Puzzle, layout: Layout) -> list[str]:
+    """Why the layout left each answer out, in a few lines: no shared letter with any other answer, a group of
+    answers sharing none with the grid's, or (the rest) no room in the size. Not said under `adjacency`, whose
+    fill words may join what shares no letter."""
+    if not layout.unplaced:
+        return []
+    size = "'size'" if puzzle.has_front_matter else "--size"
+    out = []
+    rest = list(layout.unplaced)
+    if layout.strategy != adjacency.NAME:
+        lone = {id(e) for e in lone_answers(puzzle.entries)}
+        alone = [e for e in rest if id(e) in lone]
+        if alone:
+            out.append(f"{', '.join(e.display for e in alone)} {'shares' if len(alone) == 1 else 'share'} no letter "
+                       "with any other answer: nothing can cross " + ("it" if len(alone) == 1 else "them"))
+        placed = {id(p.entry) for p in layout.placements}
+        apart = [e for g in letter_groups(puzzle.entries) if len(g) > 1 and not any(id(x) in placed for x in g)
+                 for e in g if e in rest]
+        if apart:
+            out.append(f"{', '.join(e.display for e in apart)} share no letter with the answers in the grid: no grid "
+                       "holds both groups")
+        rest = [e for e in rest if id(e) not in lone and e not in apart]
+    if rest:
+        names = ", ".join(e.display for e in rest[:6]) + (f" and {len(rest) - 6} more" if len(rest) > 6 else "")
+        out.append(f"{names} found no room: raise {size}, or give the answers more letters in common")
+    return out
 
