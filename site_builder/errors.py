@@ -136,7 +136,9 @@ class FileSystemError(CrosswordError):
             self.path = str(target) if target else str(Path(self.path).parent)
         parts = Path(self.path).parts
         in_cache = any(a == ".cache" and b in ("layouts", "state", "outs") for a, b in zip(parts, parts[1:]))
-        if isinstance(exc, PermissionError):
+        if Path(self.path).is_symlink():
+            fix = "the build writes only into a real folder, never through a link: remove the link"
+        elif isinstance(exc, PermissionError):
             fix = "make .cache writable, or delete it (it is rebuilt)" if in_cache else \
                 "make it writable, or build somewhere else (--out)"
         elif isinstance(exc, (NotADirectoryError, FileExistsError)):

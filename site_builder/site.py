@@ -25,12 +25,11 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from .config import SiteConfig, load_config
 from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, PuzzleError, TemplateError
@@ -485,7 +484,7 @@ def build_site(
         default = out.resolve() == (root / "public").resolve()
         state = cache if default else cache / "outs" / hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
     config = load_config(root / "pyproject.toml")
-    _remove_temp_files(out)
+    _remove_temp_files(out, (cache / "layouts", state / "state"))
     code, puzzle_code = fingerprints()
     engine = layout_fingerprint()
     result = BuildResult()
@@ -562,7 +561,7 @@ def build_site(
     failed_slugs = {slug for slug, _ in result.failed} - result.failed_drafts
     if not failed_slugs:
         result.written += write_site_files(out, list(infos.values()), config, code)
-        result.removed += _remove_stale(out, published)
+        result.removed += _remove_stale(out, published, state)
         for slug in result.removed:
             report(f"remove {slug}")
     elif failed_slugs:
@@ -584,10 +583,11 @@ def _declares_draft(path: Path) -> bool:
         return False
 
 
-_TEMP_NAME = re.compile(r"\..+\.[A-Za-z0-9_]+\.tmp")  # write_atomic's: `.<name>.<mkstemp's random part>.tmp`
+# write_atomic's: `.<name>.<mkstemp's 8 random characters>.tmp` (a `.my.backup.tmp` of someone's is no match)
+_TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
 
-def _remove_temp_files(out: Path) -> None:
+def _remove_temp_files(out: Path, more: Sequence[Path] = ()) -> None:
     """Delete the writer's temporary files (`.<name>.<random>.tmp`) that a killed build left in `out`.
 
     write_atomic removes its temporary file on any exception, but a SIGKILL (or
@@ -598,6 +598,7 @@ def _remove_temp_files(out: Path) -> None:
     # only where the build writes (out/, a puzzle's folder, tags/, static/ and its fonts), and only names
     # of write_atomic's pattern: `--out` may name a folder that holds other people's files too
     folders = [out, *(d for d in sorted(out.iterdir()) if d.is_dir() and not d.is_symlink()), out / "static" / "fonts"]
+    folders += list(more)  # the layout cache and the build records, which a kill may leave one in too
     for folder in folders:
         for tmp in sorted(folder.glob(".*.tmp")) if folder.is_dir() else ():
             if _TEMP_NAME.fullmatch(tmp.name) and tmp.is_file():
@@ -617,9 +618,10 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
         # the record of what the folder holds goes before the folder changes, and comes back (with the new
         # key) only once every output is written: a quick build (watch), a stop or a crash part-way leaves
         # the puzzle stale, so undoing the edit that started it rebuilds it rather than trusting old outputs
+        ours = _recorded_names(state, slug)  # before the record goes: outputs an older version wrote, too
         _state_path(state, slug).unlink(missing_ok=True)
         try:
-            changed = _write_puzzle(out / slug, files, prune=not quick)
+            changed = _write_puzzle(out / slug, files, prune=not quick, ours=ours)
         except OSError as exc:
             from . import writer
 
@@ -652,7 +654,27 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
         )
 
 
-def _write_puzzle(folder: Path, files: dict[str, str | bytes], *, prune: bool = True) -> list[Path]:
+def _recorded_names(state: Path, slug: str) -> set[str]:
+    """The output names the puzzle's build record lists (none when there is no record)."""
+    try:
+        lines = _state_path(state, slug).read_text(encoding="utf-8").splitlines()[1:]
+    except (OSError, ValueError):
+        return set()
+    return {line.split(" ", 1)[0] for line in lines if line}
+
+
+def _owned(folder: Path, slug: str, ours: set[str] = frozenset()) -> list[Path]:
+    """The files of a puzzle's folder the build made: an output name of this version, or one the build
+    record lists (an older version's); never a link, never a file someone else put there."""
+    names = set(output_names(slug)) | set(ours)
+    return [f for f in sorted(folder.iterdir()) if f.name in names and f.is_file() and not f.is_symlink()]
+
+
+def _write_puzzle(folder: Path, files: dict[str, str | bytes], *, prune: bool = True,
+                  ours: set[str] = frozenset()) -> list[Path]:
+    # the build writes only into a real folder: through a link it would write, and prune, wherever it points
+    if folder.is_symlink():
+        raise FileExistsError(errno.EEXIST, "a symbolic link stands where the puzzle's folder goes", str(folder))
     # a file where the folder goes, or a folder where a file goes, fails before anything is written, so the
     # puzzle's outputs stay all old rather than half new
     if folder.exists() and not folder.is_dir():
@@ -666,9 +688,9 @@ def _write_puzzle(folder: Path, files: dict[str, str | bytes], *, prune: bool = 
             raise ValueError(f"bad output name {name!r}")
         if write_atomic(folder / name, files[name]):
             changed.append(folder / name)
-    # outputs this version no longer makes
-    for old in sorted(folder.iterdir()) if prune else ():
-        if old.is_file() and old.name not in files:
+    # outputs this version no longer makes (a file of the author's own in the folder stays: `check` names it)
+    for old in _owned(folder, folder.name, ours) if prune else ():
+        if old.name not in files:
             old.unlink()
             changed.append(old)
     return changed
@@ -683,12 +705,14 @@ def _is_layout_json(path: Path) -> bool:
     return isinstance(data, dict) and {"table", "result", "strategy", "crossings"} <= set(data)
 
 
-def _remove_stale(out: Path, published: set[str]) -> list[str]:
-    """Delete puzzle folders of public/ whose puzzle is gone or now a draft.
+def _remove_stale(out: Path, published: set[str], state: Path | None = None) -> list[str]:
+    """Delete the outputs in puzzle folders of public/ whose puzzle is gone or now a draft, and each
+    folder left empty.
 
     A folder counts as a puzzle's only when it looks like one this build made: files only (no
     subfolder), among them a layout JSON named for the folder and its page, SVG or ipuz. `--out`
-    may name a folder holding other things (an `api/api.json` beside its images stays).
+    may name a folder holding other things (an `api/api.json` beside its images stays). Only the
+    build's own files go (`_owned`): an author's notes in the folder stay, and so does the folder.
     """
     removed = []
     if not out.exists():
@@ -701,13 +725,14 @@ def _remove_stale(out: Path, published: set[str]) -> list[str]:
         ours = f"{d.name}.json" in names and names & {"index.html", f"{d.name}.svg", f"{d.name}.ipuz"} and \
             all(f.is_file() for f in d.iterdir()) and _is_layout_json(d / f"{d.name}.json")
         if ours:
+            # the build's own files go; a file of the author's own keeps the folder (and itself) where it is
             try:
-                shutil.rmtree(d)
-            except OSError as exc:  # rmtree names a file by its name in the folder: name it in full
-                # a bare name is a file inside the folder (rmtree works in the folder); a path is the folder's own
-                name = str(exc.filename or "")
-                where = d / name if name and os.sep not in name else name or d
-                raise FileSystemError(OSError(exc.errno, exc.strerror, str(where))) from exc
+                for f in _owned(d, d.name, _recorded_names(state, d.name) if state is not None else set()):
+                    f.unlink()
+                if not any(d.iterdir()):
+                    d.rmdir()
+            except OSError as exc:
+                raise FileSystemError(exc, d) from exc
             removed.append(d.name)
     return removed
 

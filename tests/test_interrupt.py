@@ -129,14 +129,20 @@ def test_build_removes_leftover_temp_files(tmp_path):
     shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
     write_puzzles(root, "Old:")
     (root / "public" / "one").mkdir(parents=True)
-    leftovers = [root / "public" / ".index.html.abc123.tmp", root / "public" / "one" / ".one.pdf.x_9.tmp"]
+    for folder in ("layouts", "state"):
+        (root / ".cache" / folder).mkdir(parents=True)
+    # mkstemp's names: eight random characters
+    leftovers = [root / "public" / ".index.html.abc123de.tmp", root / "public" / "one" / ".one.pdf.x_9k2m0q.tmp",
+                 root / ".cache" / "layouts" / ".ab12.json.k2j3_x9q.tmp", root / ".cache" / "state" / ".one.key.0a1b2c3d.tmp"]
     for p in leftovers:
         p.write_bytes(b"half a file")
-    keep = root / "public" / "one" / "notes.tmp"  # not the writer's name pattern: not ours to delete
-    keep.write_bytes(b"x")
+    # not the writer's name pattern: not ours to delete
+    keep = [root / "public" / "one" / "notes.tmp", root / "public" / ".my.backup.tmp"]
+    for p in keep:
+        p.write_bytes(b"x")
     assert build_site(root, report=lambda line: None, quick=True).ok
     assert not any(p.exists() for p in leftovers)
-    assert keep.exists()
+    assert all(p.exists() for p in keep)
 
 
 def test_sigterm_handler_is_restored_after_main():

@@ -255,29 +255,33 @@ def test_a_tag_page_that_cannot_be_written_leaves_the_index_as_it_was(tmp_path):
 
 
 def test_a_folder_that_cannot_be_removed_is_named_in_full(tmp_path, monkeypatch):
-    from site_builder import site as site_mod
     from site_builder.errors import FileSystemError
 
     root = make_repo(tmp_path, a=small("A"), b=small("B"))
     build_site(root, report=quiet)
     (root / "puzzles" / "b.txt").unlink()
+    real_unlink, real_rmdir = Path.unlink, Path.rmdir
 
-    def refuse(path, *args, **kwargs):
-        raise PermissionError(13, "Operation not permitted", "b.json")  # as rmtree names it: inside the folder
+    def refuse(self, *args, **kwargs):
+        if self.parent.name == "b" and self.name == "b.json":
+            raise PermissionError(13, "Operation not permitted", str(self))
+        return real_unlink(self, *args, **kwargs)
 
-    monkeypatch.setattr(site_mod.shutil, "rmtree", refuse)
+    monkeypatch.setattr(Path, "unlink", refuse)
     with pytest.raises(FileSystemError) as info:
         build_site(root, report=quiet)
     assert str(info.value).startswith(f"{root / 'public' / 'b' / 'b.json'}: cannot write or read this"), str(info.value)
+    monkeypatch.setattr(Path, "unlink", real_unlink)
 
-    def refuse_folder(path, *args, **kwargs):
-        raise PermissionError(13, "Operation not permitted", str(path))  # the folder itself, as it was given
+    def refuse_folder(self, *args, **kwargs):
+        raise PermissionError(13, "Operation not permitted", str(self))  # the folder itself, as it was given
 
-    monkeypatch.setattr(site_mod.shutil, "rmtree", refuse_folder)
+    monkeypatch.setattr(Path, "rmdir", refuse_folder)
     monkeypatch.chdir(root)  # a relative public/, as `make site` builds
     with pytest.raises(FileSystemError) as info:
         build_site(Path("."), report=quiet)
     assert str(info.value).startswith("public/b: cannot write or read this"), str(info.value)
+    monkeypatch.setattr(Path, "rmdir", real_rmdir)
 
 
 def test_build_outside_a_project_says_so(tmp_path):
@@ -506,3 +510,44 @@ def test_pages_describe_the_site_and_link_its_feed(tmp_path):
         assert '<meta name="description" content="Themed freeform crosswords to print or solve online">' in html, page
     html = (pub / "a" / "index.html").read_text()
     assert '<link rel="alternate" type="application/atom+xml" title="The Crossword Press" href="../feed.xml">' in html
+
+
+def test_a_rebuild_deletes_only_the_files_it_made(tmp_path):
+    """A rebuild removed every file in a puzzle's folder it had not just written: an author's notes in
+    public/a/ went, silently. Only the build's own outputs are pruned, and a gone puzzle's folder keeps
+    the author's files (and so stays)."""
+    root = make_repo(tmp_path, a=small("A"), b=small("B"))
+    build_site(root, report=quiet)
+    notes = root / "public" / "a" / "hints.html"
+    notes.write_text("<p>mine</p>")
+    # an output an older version wrote, listed in the build record: that one is the build's to prune
+    (root / "public" / "a" / "a.jpz").write_text("old")
+    record = root / ".cache" / "state" / "a.key"
+    record.write_text(record.read_text() + "a.jpz 3 1\n")
+    src = root / "puzzles" / "a.txt"
+    src.write_text(src.read_text().replace("Top card", "Best card"))
+    build_site(root, report=quiet)
+    assert notes.read_text() == "<p>mine</p>" and not (root / "public" / "a" / "a.jpz").exists()
+    src.unlink()
+    result = build_site(root, report=quiet)
+    assert result.removed == ["a"] and notes.exists()
+    assert sorted(p.name for p in (root / "public" / "a").iterdir()) == ["hints.html"]
+
+
+def test_a_puzzle_folder_that_is_a_link_is_never_written_through(tmp_path):
+    """public/a as a link to another folder: the build wrote a's outputs there and deleted every other file
+    in it (a link to /etc took the system's files). It now fails that puzzle, and touches nothing."""
+    from site_builder.errors import FileSystemError
+
+    root = make_repo(tmp_path, a=small("A"), b=small("B"))
+    build_site(root, report=quiet)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "passwd").write_text("root:x:0:0\n")
+    shutil.rmtree(root / "public" / "a")
+    (root / "public" / "a").symlink_to(elsewhere, target_is_directory=True)
+    result = build_site(root, report=quiet)
+    assert [slug for slug, _ in result.failed] == ["a"]
+    error = result.failed[0][1]
+    assert isinstance(error, FileSystemError) and "remove the link" in str(error), str(error)
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["passwd"] and (elsewhere / "passwd").read_text() == "root:x:0:0\n"
