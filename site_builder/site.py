@@ -797,6 +797,9 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
         raise template_error(exc) from None
     files.update(static_files())
     changed = []
+    for sub in ("tags", "static"):  # never written, nor pruned, through a link (see `_write_puzzle`)
+        if (out / sub).is_symlink():
+            raise FileSystemError(FileExistsError(errno.EEXIST, "a symbolic link stands where a folder goes", str(out / sub)))
     # the tag pages and static files first, the index and feed last: a build that fails part-way (a tags/
     # folder that cannot be written) leaves no index linking to a tag page it never wrote
     for name in sorted(files, key=lambda name: ("/" not in name, name)):
@@ -805,9 +808,10 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
     # tag pages and static files that are no longer made
     for sub in ("tags", "static"):
         folder = out / sub
-        if folder.exists():
-            for old in sorted(folder.rglob("*")):
-                if old.is_file() and old.relative_to(out).as_posix() not in files:
+        for top, dirs, names in os.walk(folder):  # links to folders are not followed; links are not removed
+            for name in sorted(names):
+                old = Path(top) / name
+                if not old.is_symlink() and old.is_file() and old.relative_to(out).as_posix() not in files:
                     old.unlink()
                     changed.append(old)
     return changed

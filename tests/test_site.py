@@ -551,3 +551,20 @@ def test_a_puzzle_folder_that_is_a_link_is_never_written_through(tmp_path):
     error = result.failed[0][1]
     assert isinstance(error, FileSystemError) and "remove the link" in str(error), str(error)
     assert sorted(p.name for p in elsewhere.iterdir()) == ["passwd"] and (elsewhere / "passwd").read_text() == "root:x:0:0\n"
+
+
+def test_the_tags_and_static_folders_are_never_written_through_a_link(tmp_path):
+    from site_builder.errors import FileSystemError
+
+    root = make_repo(tmp_path, a=small("A"))
+    build_site(root, report=quiet)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("mine")
+    shutil.rmtree(root / "public" / "tags")
+    (root / "public" / "tags").symlink_to(elsewhere, target_is_directory=True)
+    (root / "puzzles" / "a.txt").write_text(small("A2"))
+    with pytest.raises(FileSystemError) as info:
+        build_site(root, report=quiet)
+    assert "remove the link" in str(info.value)
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["keep.txt"]
