@@ -274,6 +274,13 @@ def visible(text: str) -> bool:
 _BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\ufe0e\ufe0f")
 
 
+def _noncharacter(ch: str) -> bool:
+    """Unicode's noncharacters (U+FDD0 to U+FDEF, and the last two of every plane, U+FFFE, U+10FFFF):
+    never text, and cairo refuses a string holding one."""
+    code = ord(ch)
+    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
+
+
 def one_line_positions(text: str) -> tuple[str, list[int]]:
     """`one_line(text)`, and for each of its characters the index in `text` it comes from (lint points
     its warnings at the line as written)."""
@@ -282,7 +289,7 @@ def one_line_positions(text: str) -> tuple[str, list[int]]:
     for i, ch in enumerate(text):
         if ch in LINE_BREAKS:
             ch = " "
-        elif unicodedata.category(ch) == "Cc" or "\ud800" <= ch <= "\udfff" or ch in "\ufffe\uffff":
+        elif unicodedata.category(ch) == "Cc" or "\ud800" <= ch <= "\udfff" or _noncharacter(ch):
             continue
         if ch == " " and kept and kept[-1] == " ":
             continue
@@ -515,6 +522,13 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
             continue
         vline = offset + value_node.start_mark.line
         vcol = value_node.start_mark.column + 1
+        if isinstance(value_node, yaml.ScalarNode) and (value_node.tag or "").startswith("!"):
+            # `title: !Important news`: YAML takes `!Important` for a tag, and the value would drop it
+            rest = lines[start + value_node.start_mark.line][value_node.start_mark.column:].strip()
+            errors.append(PuzzleError(
+                path, vline, f"'{key}' starts with {value_node.tag!r}, which YAML reads as a tag and drops; "
+                f"{_quote_advice(key, rest)}", col=vcol))
+            continue
         if KEYS[key].kind == "text" and isinstance(value_node, yaml.ScalarNode):
             # text as written: YAML would read `007` as 7, `1.10` as 1.1, `Yes` as true, `12:30` as 750
             raw = value_node.value
@@ -562,6 +576,16 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
                 raw = constructor.construct_object(value_node, deep=True)
             except RecursionError:
                 errors.append(PuzzleError(path, vline, f"the value of '{key}' is nested too deeply", col=vcol))
+                continue
+            except yaml.constructor.ConstructorError as exc:
+                # a YAML tag the safe loader refuses (!!python/object...): its own message runs to three lines
+                # of the loader's view of the string, with a line number that is not the file's
+                tag = getattr(value_node, "tag", "") or ""
+                errors.append(PuzzleError(path, vline, (
+                    f"bad value for '{key}': the YAML tag {tag.replace('tag:yaml.org,2002:', '!!')!r} is not "
+                    "allowed here; write the value as plain text (in quotes if it starts with '!')"
+                    if exc.problem and "constructor" in exc.problem else f"bad value for '{key}': {exc.problem}"),
+                    col=vcol))
                 continue
             except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
                 allowed = " (an ISO date like 2026-11-30)" if key == "date" else ""

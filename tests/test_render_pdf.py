@@ -652,3 +652,12 @@ def test_a_heading_of_the_answer_key_keeps_two_answers_under_it():
         x0, _, _, y1, _ = heading
         below = {round(w[1]) for w in key if abs(w[0] - x0) < 30 and w[1] > y1 and w[3] < 792 - 17 * 72 / 25.4}
         assert len(below) >= 2, f"{heading[4]} has {len(below)} line(s) under it in its column"
+
+
+def test_a_title_that_takes_the_page_is_said_to_be_too_long_not_given_a_negative_size():
+    """A 2,000-character title left no room for the grid: the note offered "a size of -39 or less"."""
+    entries = (Entry("GARDEN", "Plot", line=1), Entry("DANGER", "Peril", line=2), Entry("RANGED", "Roamed", line=3))
+    layout = layout_entries(entries, LayoutParams(size=15, seed=0))
+    puzzle = Puzzle("long", PuzzleMeta(" ".join(["Title"] * 400), dt.date(2026, 1, 1)), entries)
+    note = pdf_module.small_squares(puzzle, layout)
+    assert "-" not in note.split(":")[-1] and "shorten them" in note and "of page one" in note, note

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import struct
@@ -138,3 +139,25 @@ def test_colour_or_transparency_keeps_cairos_writer():
     clear = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"><rect width="2" height="2" fill="#000"/></svg>'
     image = _pixels(svg_to_png(clear, scale=1))
     assert image.mode == "RGBA" and image.getpixel((3, 0))[3] == 0 and image.getpixel((0, 0)) == (0, 0, 0, 255)
+
+
+def test_a_picture_taller_than_cairo_allows_comes_out_smaller_not_as_a_crash():
+    """500 answers with long clues made an SVG 17,000 px tall: at twice the size, past cairo's 32,767-pixel
+    limit, cairo refused it and the build failed with an internal error."""
+    from PIL import Image
+
+    from site_builder.render.png import CAIRO_MAX, svg_to_png
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="20000" viewBox="0 0 800 20000">'
+           '<rect width="800" height="20000" fill="#fff"/><rect x="10" y="19900" width="50" height="50"/></svg>')
+    image = Image.open(io.BytesIO(svg_to_png(svg)))
+    assert image.size[1] <= CAIRO_MAX and image.size[1] > 30000 and image.size[0] > 1200
+    assert image.getpixel((20 * image.size[0] // 800, image.size[1] - 60 * image.size[1] // 20000)) == 0  # the foot drawn
+
+
+def test_the_png_says_its_resolution_so_it_is_placed_at_the_size_meant(tp):
+    """A layout program placed the 1600-pixel PNG at 72 dpi, 22 inches wide: it now says 192 dpi."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(render_png(*tp)))
+    assert [round(d) for d in image.info["dpi"]] == [192, 192]

@@ -226,6 +226,26 @@ def test_clue_control_characters_and_separators_become_one_space():
     assert p.entries[0].clue == "form feed and vtab bell[31mred nel line para and two\u00a0kept"
 
 
+def test_a_yaml_tag_in_the_front_matter_is_an_error_that_says_so():
+    """`title: !Important news` published "news" alone; a !!python tag's refusal ran to three lines of
+    the YAML loader's own, with a line number that was not the file's."""
+    errs = errors_of("---\ntitle: !Important news\ndate: 2026-01-02\n---\nABC | x\n")
+    assert errs == ["p.txt:2:8: 'title' starts with '!Important', which YAML reads as a tag and drops; "
+                    "put the value in quotes: title: \"!Important news\""], errs
+    errs = errors_of("---\ntitle: !!python/object/apply:os.system ['echo hi']\ndate: 2026-01-02\n---\nABC | x\n")
+    assert len(errs) == 1 and errs[0].startswith("p.txt:2:8: bad value for 'title': the YAML tag "
+                                                 "'!!python/object/apply:os.system' is not allowed here"), errs
+    assert "\n" not in errs[0]
+
+
+def test_unicode_noncharacters_are_dropped_from_clues_and_the_title():
+    """U+FDD0 or U+10FFFF in a clue passed lint, then cairo refused the string and the build failed with an
+    internal error (exit 3). Like U+FFFE, they are no text: dropped."""
+    text = "---\ntitle: Non\ufdd0chars\ndate: 2026-01-02\n---\nABC | x\ufdefy \U0001ffff z\U0010ffff\nCAB | Taxi\n"
+    p = load_puzzle(text, path="p.txt")
+    assert p.meta.title == "Nonchars" and p.entries[0].clue == "xy z"
+
+
 @pytest.mark.parametrize("line", ["size: 015", "seed: 1:30", "seeds: 1_000", "effort: 0x2"])
 def test_yaml_11_number_forms_are_errors_not_other_numbers(line):
     # YAML 1.1 reads 015 as 13, 1:30 as 90: an author meant neither

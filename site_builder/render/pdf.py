@@ -193,7 +193,12 @@ def small_squares(puzzle: Puzzle, layout: Layout) -> str:
         return ""
     margin = 2 * GRID.margin(SMALL_CELL, False)  # the outline round the squares
     across = int((paper.content_width - margin) // SMALL_CELL)
-    down = int((paper.content_height - masthead_height(puzzle, paper) - margin) // SMALL_CELL)
+    masthead = masthead_height(puzzle, paper)
+    if masthead > paper.content_height / 2:
+        # the title and description take most of page one (a 2,000-character title): no size mends that
+        return (f"printed squares {best / MM:.1f} mm, small to write in: the title and description take "
+                f"{masthead / paper.content_height:.0%} of page one; shorten them (the notes hold the rest)")
+    down = int((paper.content_height - masthead - margin) // SMALL_CELL)
     size = min(across, down)
     # the longest answer, the first in the file among as long (a fill word, line 0, after the author's)
     longest = max((p.entry for p in layout.placements), key=lambda e: (len(e.answer), -(e.line or 10**9)))

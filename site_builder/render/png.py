@@ -33,6 +33,20 @@ def _cairosvg():
     return cairosvg
 
 
+CAIRO_MAX = 32767  # cairo's largest image side, in pixels
+
+
+def fitting_scale(svg: str, scale: float) -> float:
+    """`scale`, or less for a picture whose side would pass cairo's limit at it (500 answers with long clues
+    make an SVG some 17,000 px tall): cairo refuses such an image outright, so the PNG comes smaller."""
+    import re
+
+    head = svg[: svg.find(">") + 1]
+    sides = [float(m) for m in re.findall(r'\b(?:width|height)="([0-9.]+)(?:px|pt)?"', head)]
+    longest = max(sides, default=0.0)
+    return scale if longest * scale <= CAIRO_MAX else int(CAIRO_MAX / longest * 1000) / 1000
+
+
 def svg_to_png(svg: str, scale: float = SCALE) -> bytes:
     """The SVG drawn by cairosvg at `scale`, as PNG: 8-bit grey when every pixel is an opaque grey.
 
@@ -44,10 +58,11 @@ def svg_to_png(svg: str, scale: float = SCALE) -> bytes:
     """
     cairosvg = _cairosvg()
     tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
+    scale = fitting_scale(svg, scale)
     surface = cairosvg.surface.PNGSurface(tree, None, 96, scale=scale)
     image = surface.cairo
     image.flush()
-    png = grey_png(image.get_width(), image.get_height(), image.get_stride(), bytes(image.get_data()))
+    png = grey_png(image.get_width(), image.get_height(), image.get_stride(), bytes(image.get_data()), dpi=96 * scale)
     if png is None:
         out = io.BytesIO()
         image.write_to_png(out)
@@ -56,11 +71,14 @@ def svg_to_png(svg: str, scale: float = SCALE) -> bytes:
     return png
 
 
-def grey_png(width: int, height: int, stride: int, data: bytes) -> bytes | None:
+def grey_png(width: int, height: int, stride: int, data: bytes, dpi: float = 0) -> bytes | None:
     """A cairo ARGB32 image (native-endian, premultiplied) as an 8-bit greyscale PNG, or None unless opaque grey.
 
     Every row gets filter 0 (none): line art compresses well without the
     per-byte filters photographs need, and zlib's level 6 is what libpng uses.
+    `dpi` goes in a pHYs chunk, so a layout program places the picture at the
+    size the SVG means (a 1600-pixel PNG drawn at twice the size: 8.3 inches,
+    not the 22 of 72 dpi).
     """
     if stride != width * 4:
         data = b"".join(data[y * stride : y * stride + width * 4] for y in range(height))
@@ -72,7 +90,8 @@ def grey_png(width: int, height: int, stride: int, data: bytes) -> bytes | None:
         return None  # a colour
     rows = b"".join(b"\x00" + grey[y * width : (y + 1) * width] for y in range(height))
     header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8 bits, greyscale, deflate, filter set 0, no interlace
-    return PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, 6)) + _chunk(b"IEND", b"")
+    phys = _chunk(b"pHYs", struct.pack(">IIB", round(dpi / 0.0254), round(dpi / 0.0254), 1)) if dpi else b""  # per metre
+    return PNG_SIGNATURE + _chunk(b"IHDR", header) + phys + _chunk(b"IDAT", zlib.compress(rows, 6)) + _chunk(b"IEND", b"")
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
