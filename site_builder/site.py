@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -397,12 +398,23 @@ def _stop_signals_ignored():
             signal.signal(sig, handler)
 
 
-def _ignore_stop_signals() -> None:
-    """Worker processes leave SIGINT and SIGTERM to the parent, which stops them itself."""
+def _ignore_stop_signals(parent: int | None = None) -> None:
+    """Worker processes leave SIGINT and SIGTERM to the parent, which stops them itself. Should the parent
+    die without stopping them (a SIGKILL, the out-of-memory killer), Linux sends each a SIGTERM, which ends
+    it quietly: left running, each printed a BrokenPipeError traceback when it next reported."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            return
+        if parent is not None and os.getppid() != parent:  # gone before the request took effect
+            os._exit(0)
 
 
 def _build_one(args: tuple) -> tuple[str, object, float, bool]:
@@ -535,7 +547,7 @@ def build_site(
 
         # fork: the workers inherit the imported renderers (WeasyPrint is slow to import)
         ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        pool = ctx.Pool(min(jobs, len(work)), initializer=_ignore_stop_signals)
+        pool = ctx.Pool(min(jobs, len(work)), initializer=_ignore_stop_signals, initargs=(os.getpid(),))
         try:
             _collect(pool.imap(_build_one, work), out, state, keys, infos, result, report, quick)
             pool.close()

@@ -214,3 +214,43 @@ def test_a_second_ctrl_c_while_a_parallel_build_stops_its_workers_is_ignored(tmp
     r = subprocess.run([sys.executable, "-c", PARALLEL_STOP, str(root)], capture_output=True, text=True, cwd=ROOT,
                        timeout=60)
     assert r.returncode == 0 and r.stdout == "stopped\n", r.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads a process's children from Linux's /proc")
+def test_the_workers_of_a_killed_build_end_quietly(tmp_path):
+    """`--jobs 2` and the builder SIGKILLed (the out-of-memory killer): its worker processes ran on, and each
+    printed a BrokenPipeError traceback when it next reported. They now end with it, saying nothing."""
+    root = tmp_path / "repo"
+    (root / "puzzles").mkdir(parents=True)
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    write_puzzles(root, "Old:")
+    proc = subprocess.Popen([sys.executable, "-m", "site_builder", "build", "--root", str(root), "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=root)
+
+    def children() -> list[int]:
+        found = []
+        for task in Path(f"/proc/{proc.pid}/task").glob("*/children"):
+            found += [int(pid) for pid in task.read_text().split()]
+        return found
+
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        workers = children()
+        time.sleep(0.02)
+    assert len(workers) >= 2, "the build ended before its workers were seen: nothing to kill"
+    proc.kill()
+    _, err = proc.communicate(timeout=60)
+    deadline = time.monotonic() + 20
+    while any(Path(f"/proc/{pid}").exists() and "Z" not in _state_of(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived its killed builder"
+        time.sleep(0.05)
+    time.sleep(0.5)  # a worker that wrote would have written by now
+    assert "Traceback" not in err, err
+
+
+def _state_of(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
