@@ -53,6 +53,7 @@ from typing import Callable, Sequence
 from .errors import CrosswordError
 from .site import PACKAGE, STATIC, TEMPLATES, BuildResult, build_site
 from .source import is_ignored, puzzle_sources
+from .writer import make_folder
 
 QUIET = 0.2  # seconds without events before a rebuild starts
 MAX_WAIT = 2.0  # ... but never wait longer than this after the first event of a burst
@@ -847,7 +848,7 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
               file=sys.stderr)
         return 2
     watcher = Watcher(root, out)
-    watcher.out.mkdir(parents=True, exist_ok=True)
+    make_folder(watcher.out)
     state = ReloadState(watcher.out)
     watcher.on_build = lambda stage, result: state.bump(result, {Path(name).stem for name in watcher.known})
     watcher.on_failure = state.fail

@@ -12,6 +12,21 @@ from pathlib import Path
 stop_requested = False
 
 
+def make_folder(folder: Path) -> None:
+    """Create `folder` and its missing parents, readable by all (755) as the files are (644): under a umask
+    of 077 they came out 700, and a web server's user could not read public/."""
+    if folder.is_dir():
+        return
+    missing = []
+    at = folder
+    while not at.exists() and not at.is_symlink() and at != at.parent:
+        missing.append(at)
+        at = at.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    for made in missing:
+        os.chmod(made, 0o755)
+
+
 def write_atomic(path: Path, data: str | bytes) -> bool:
     """Write `data` to `path` via a temporary file in the same folder and a rename.
 
@@ -27,7 +42,7 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
             return False
     except OSError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:

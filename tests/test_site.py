@@ -568,3 +568,17 @@ def test_the_tags_and_static_folders_are_never_written_through_a_link(tmp_path):
         build_site(root, report=quiet)
     assert "remove the link" in str(info.value)
     assert sorted(p.name for p in elsewhere.iterdir()) == ["keep.txt"]
+
+
+def test_a_build_under_a_private_umask_still_publishes_readable_folders(tmp_path):
+    """Under umask 077 the files came out 644 (the writer sets it) but the folders 700: a web server running
+    as another user could read no page. Folders the build makes are 755."""
+    root = make_repo(tmp_path, a=small("A"))
+    old = os.umask(0o077)
+    try:
+        build_site(root, report=quiet)
+    finally:
+        os.umask(old)
+    for folder in (root / "public", root / "public" / "a", root / "public" / "static", root / "public" / "tags"):
+        assert folder.stat().st_mode & 0o777 == 0o755, folder
+    assert (root / "public" / "a" / "index.html").stat().st_mode & 0o777 == 0o644
