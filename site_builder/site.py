@@ -578,7 +578,8 @@ def build_site(
             report(f"remove {slug}")
     elif failed_slugs:
         # the styles, script and fonts do not depend on the puzzles: the pages just built need them
-        for name, data in sorted(static_files().items()):
+        static = static_files()
+        for name, data in sorted({**static, "sw.js": service_worker(static)}.items()):
             if write_atomic(out / name, data):
                 result.written.append(out / name)
         report(f"index  kept as it was: {len(failed_slugs)} puzzle(s) failed")
@@ -796,6 +797,18 @@ def template_error(exc) -> TemplateError:
     return TemplateError(name, exc.lineno, exc.message or str(exc))
 
 
+def service_worker(static: dict[str, bytes]) -> str:
+    """public/sw.js: the worker that keeps the pages a reader opened readable offline (site_builder/sw.js),
+    with the site's static files to keep at install and, as its version, a hash of them: a change to one
+    installs a new worker, which replaces the old copies."""
+    digest = hashlib.sha256()
+    for name in sorted(static):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(static[name]).digest())
+    keep = ["index.html", *sorted(static)]
+    source = (PACKAGE / "sw.js").read_text(encoding="utf-8")
+    return source.replace("__VERSION__", digest.hexdigest()[:16]).replace("__PRECACHE__", json.dumps(keep))
+
+
 def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, code: str | None = None) -> list[Path]:
     import jinja2
 
@@ -807,7 +820,9 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
         files = site_pages(newest, config, code)
     except jinja2.TemplateSyntaxError as exc:  # index.html, tag.html or feed.xml edited: the author's to fix
         raise template_error(exc) from None
-    files.update(static_files())
+    static = static_files()
+    files.update(static)
+    files["sw.js"] = service_worker(static)
     changed = []
     for sub in ("tags", "static"):  # never written, nor pruned, through a link (see `_write_puzzle`)
         if (out / sub).is_symlink():

@@ -1654,3 +1654,44 @@ def test_an_archive_card_counts_the_letters_revealed_in_a_solve(browser, tmp_pat
     badge = page.inner_text(".card .progress")
     context.close()
     assert badge.startswith("Solved") and badge.endswith("(1 letter revealed)"), badge
+
+
+def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
+    """Served over http, a puzzle page and the archive worked only online: reloading either offline failed.
+    The build's service worker (public/sw.js) keeps what a reader opened, and the site's files."""
+    import functools
+    import http.server
+    import threading
+
+    from tests.test_site import make_repo, small
+
+    root = make_repo(tmp_path, a=small("A"), b=small("B", date="2026-01-02"))
+    from site_builder.site import build_site
+
+    assert build_site(root, report=lambda line: None, quick=True).ok
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root / "public"))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "a/index.html")
+        page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20000)
+        page.reload()  # now through the worker, which keeps the page as it passes
+        page.click(".cell >> nth=0")
+        page.keyboard.type("C")
+        context.set_offline(True)
+        page.reload()
+        assert page.is_visible(".cell") and page.locator(".cell .letter").first.inner_text() == "C"
+        page.goto(base + "index.html")  # kept at install
+        assert page.locator(".card").count() == 2
+        page.goto(base + "a/")  # the folder's address: the same page
+        assert page.is_visible(".cell")
+        assert not errors, errors
+    finally:
+        context.close()
+        server.shutdown()

@@ -7,6 +7,12 @@
 (function () {
   'use strict';
 
+  // Offline: a site served over http(s) keeps the pages a reader opened (public/sw.js, written by the
+  // build beside the index); from file:// there is nothing to keep, and no worker
+  if ('serviceWorker' in navigator && /^https?:$/.test(location.protocol) && document.currentScript) {
+    navigator.serviceWorker.register(new URL('../sw.js', document.currentScript.src).href).catch(function () {});
+  }
+
   var cards = Array.prototype.slice.call(document.querySelectorAll('.card[data-key]'));
   if (!cards.length) return;
 

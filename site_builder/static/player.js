@@ -10,6 +10,12 @@
 (function () {
   'use strict';
 
+  // Offline: a site served over http(s) keeps the pages a reader opened (public/sw.js, written by the
+  // build beside the index); from file:// there is nothing to keep, and no worker
+  if ('serviceWorker' in navigator && /^https?:$/.test(location.protocol) && document.currentScript) {
+    navigator.serviceWorker.register(new URL('../sw.js', document.currentScript.src).href).catch(function () {});
+  }
+
   var dataEl = document.getElementById('puzzle-data');
   var player = document.getElementById('player');
   if (!dataEl || !player) return;
