@@ -197,6 +197,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
     if args.files:
         files = expand_paths(args.files)
+        if not files:  # folders named, and none holds a puzzle: "0 files" alone reads like a pass
+            print(f"error: no *.txt puzzle files in {', '.join(args.files)}; name a puzzle file or a folder "
+                  "that holds some", file=sys.stderr)
+            return 2
     else:
         from .source import unread_sources
 

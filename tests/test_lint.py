@@ -447,3 +447,10 @@ def test_text_a_puz_cannot_spell_in_latin1_is_warned_of_once(tmp_path):
     assert "'\u03b1' (U+03B1)" in got[0][2] and "ACE" in got[0][2]
     f.write_text("---\ntitle: Caf\u00e9 \u2020 Notes\ndate: 2026-01-01\n---\nCAT | Pet \u2014 \u20ac5\nACE | Top card\n")
     assert [d for d in lint_file(f) if d.code == "puz-utf8"] == []
+
+
+def test_lint_of_a_folder_with_no_puzzles_says_so_and_fails(tmp_path):
+    """`crossword lint .` in a folder with no .txt said "0 errors, 0 warnings in 0 files" and passed."""
+    (tmp_path / "notes.md").write_text("not a puzzle")
+    r = run("lint", str(tmp_path))
+    assert r.returncode == 2 and f"no *.txt puzzle files in {tmp_path}" in r.stderr, r.stderr
