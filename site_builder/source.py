@@ -758,9 +758,25 @@ def _fence(line: str) -> bool:
     return bool(re.match(r"(-{3,}|\+{3,})(\s.*)?$", line.rstrip()))
 
 
+def _plain_title(slug: str, path: str | Path | None) -> str:
+    """A plain list's title, from its file name: `my-list.txt` is "My List", `東京.txt` "東京"."""
+    stem = Path(path).stem if path is not None else ""
+    if stem and not re.search(r"[A-Za-z0-9]", stem) and any(ch.isalnum() for ch in stem):
+        return stem
+    return "Puzzle" if slug.startswith("puzzle-") and not re.search(r"[A-Za-z0-9]", stem) else slug.replace("-", " ").title()
+
+
 def _loose_slug(path: Path) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-")
-    return slug or "puzzle"
+    """A slug for a plain list's output names: its file name's letters and digits, accents dropped
+    (`Crème.txt` gives `creme`); a name with none (`東京.txt`) gets `puzzle-` and a short hash of the name,
+    so two such lists written to one folder do not overwrite each other."""
+    folded = unicodedata.normalize("NFKD", path.stem).encode("ascii", "ignore").decode().lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")
+    if slug:
+        return slug
+    import hashlib
+
+    return "puzzle-" + hashlib.sha256(path.stem.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
 @dataclass(frozen=True)
@@ -996,7 +1012,7 @@ def load_puzzle(
     parsed = parse_source(text, path=path, require_front_matter=require_front_matter, max_size=max_size, size=size)
     if parsed.errors:
         raise PuzzleErrors(list(parsed.errors))
-    meta_values = parsed.meta or {"title": slug.replace("-", " ").title(), "date": None}
+    meta_values = parsed.meta or {"title": _plain_title(slug, path), "date": None}
     meta = PuzzleMeta(**meta_values)
     return Puzzle(slug=slug, meta=meta, entries=parsed.entries, path=Path(path) if path is not None else None,
                   has_front_matter=parsed.front_matter)

@@ -551,3 +551,13 @@ def test_generate_says_why_it_left_each_answer_out(tmp_path):
                                                           "READING", "GRENADE")), encoding="utf-8")
     r = run("generate", "--words", str(crowded), "--size", "7")
     assert r.returncode == 0 and "found no room: raise --size" in r.stderr, r.stderr
+
+
+def test_generate_names_lists_of_other_scripts_apart(tmp_path):
+    """東京.txt and ___.txt both wrote puzzle.* into one --out-dir: the second overwrote the first."""
+    for name in ("東京.txt", "___.txt", "Crème.txt"):
+        (tmp_path / name).write_text("CAT | Pet\nACT | Perform\nTACT | Diplomacy\n", encoding="utf-8")
+        r = run("generate", "--words", name, "--out-dir", "out", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+    stems = sorted({p.name.split(".")[0] for p in (tmp_path / "out").glob("*.json")})
+    assert len(stems) == 3 and "creme" in stems and all(s == "creme" or s.startswith("puzzle-") for s in stems), stems
