@@ -759,11 +759,11 @@ def _fence(line: str) -> bool:
 
 
 def _plain_title(slug: str, path: str | Path | None) -> str:
-    """A plain list's title, from its file name: `my-list.txt` is "My List", `東京.txt` "東京"."""
-    stem = Path(path).stem if path is not None else ""
-    if stem and not re.search(r"[A-Za-z0-9]", stem) and any(ch.isalnum() for ch in stem):
-        return stem
-    return "Puzzle" if slug.startswith("puzzle-") and not re.search(r"[A-Za-z0-9]", stem) else slug.replace("-", " ").title()
+    """A plain list's title, from its file name: `my-list.txt` is "My List", `Crème.txt` "Crème", `東京.txt`
+    "東京"; a name of no letters or digits, "Puzzle"."""
+    stem = Path(path).stem if path is not None else slug
+    words = " ".join(w for w in re.split(r"[\W_]+", stem) if w)
+    return words.title() if words else "Puzzle"
 
 
 def _loose_slug(path: Path) -> str:
