@@ -148,11 +148,25 @@ def test_a_picture_taller_than_cairo_allows_comes_out_smaller_not_as_a_crash():
 
     from site_builder.render.png import CAIRO_MAX, svg_to_png
 
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="20000" viewBox="0 0 800 20000">'
+    svg = ('<?xml version="1.0" encoding="UTF-8"?>\n'  # as render_svg writes it
+           '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="20000" viewBox="0 0 800 20000">'
            '<rect width="800" height="20000" fill="#fff"/><rect x="10" y="19900" width="50" height="50"/></svg>')
     image = Image.open(io.BytesIO(svg_to_png(svg)))
     assert image.size[1] <= CAIRO_MAX and image.size[1] > 30000 and image.size[0] > 1200
     assert image.getpixel((20 * image.size[0] // 800, image.size[1] - 60 * image.size[1] // 20000)) == 0  # the foot drawn
+    # a puzzle's own picture: 20 answers with clues long enough to make it some 17,000 px tall
+    import dataclasses
+    import datetime as dt
+
+    from site_builder.bench import generated_entries
+    from site_builder.layout import layout_entries
+    from site_builder.model import LayoutParams, Puzzle, PuzzleMeta
+
+    entries = tuple(dataclasses.replace(e, clue="A long clue that runs on and on. " * 70) for e in generated_entries(20))
+    layout = layout_entries(entries, LayoutParams(size=25, seed=0, strategy="freeform"))
+    puzzle = Puzzle("tall", PuzzleMeta("Tall", dt.date(2026, 1, 1)), entries)
+    assert render_svg(puzzle, layout).startswith("<?xml")
+    assert Image.open(io.BytesIO(render_png(puzzle, layout))).size[1] <= CAIRO_MAX
 
 
 def test_the_png_says_its_resolution_so_it_is_placed_at_the_size_meant(tp):

@@ -41,7 +41,8 @@ def fitting_scale(svg: str, scale: float) -> float:
     make an SVG some 17,000 px tall): cairo refuses such an image outright, so the PNG comes smaller."""
     import re
 
-    head = svg[: svg.find(">") + 1]
+    root = re.search(r"<svg\b[^>]*>", svg)  # the root element, after any <?xml ...?> line
+    head = root.group(0) if root else ""
     sides = [float(m) for m in re.findall(r'\b(?:width|height)="([0-9.]+)(?:px|pt)?"', head)]
     longest = max(sides, default=0.0)
     return scale if longest * scale <= CAIRO_MAX else int(CAIRO_MAX / longest * 1000) / 1000
