@@ -1658,16 +1658,16 @@ def test_an_archive_card_counts_the_letters_revealed_in_a_solve(browser, tmp_pat
 
 def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
     """Served over http, a puzzle page and the archive worked only online: reloading either offline failed.
-    The build's service worker (public/sw.js) keeps what a reader opened, and the site's files."""
+    The build's service worker (public/sw.js) keeps the pages a reader opened, the first one too, and the
+    site's files; a new version of the site's files keeps the pages."""
     import functools
     import http.server
     import threading
 
+    from site_builder.site import build_site
     from tests.test_site import make_repo, small
 
     root = make_repo(tmp_path, a=small("A"), b=small("B", date="2026-01-02"))
-    from site_builder.site import build_site
-
     assert build_site(root, report=lambda line: None, quick=True).ok
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root / "public"))
     handler.log_message = lambda *args: None
@@ -1675,13 +1675,13 @@ def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     context = browser.new_context(viewport={"width": 1280, "height": 800})
+    controlled = "navigator.serviceWorker && navigator.serviceWorker.controller !== null"
     try:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(base + "a/index.html")
-        page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20000)
-        page.reload()  # now through the worker, which keeps the page as it passes
+        page.goto(base + "a/index.html")  # the first page a reader opens: it loads before the worker is there
+        page.wait_for_function(controlled, timeout=20000)
         page.click(".cell >> nth=0")
         page.keyboard.type("C")
         context.set_offline(True)
@@ -1690,6 +1690,17 @@ def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
         page.goto(base + "index.html")  # kept at install
         assert page.locator(".card").count() == 2
         page.goto(base + "a/")  # the folder's address: the same page
+        assert page.is_visible(".cell")
+        # a new version of the site's files (another hash in sw.js): the pages opened before stay kept
+        context.set_offline(False)
+        worker = root / "public" / "sw.js"
+        worker.write_text(worker.read_text().replace("var VERSION = '", "var VERSION = 'next-"))
+        page.goto(base + "b/index.html")
+        # the new store in, the old one dropped
+        page.wait_for_function("caches.keys().then(k => k.some(n => n.includes(' static ') && n.includes(' next-')) &&"
+                               " !k.some(n => n.includes(' static ') && !n.includes(' next-')))", timeout=20000)
+        context.set_offline(True)
+        page.goto(base + "a/index.html")
         assert page.is_visible(".cell")
         assert not errors, errors
     finally:
