@@ -537,6 +537,8 @@ def test_a_reference_to_no_answer_its_own_or_one_left_out_fails_with_its_line(tm
     (root / "puzzles" / "refs.txt").write_text(REFERENCES + "XYZZY | Magic word\n" + "TUBA | Not [[xyzzy]]\n")
     r = run("build", "--root", str(root))
     assert r.returncode != 0 and "refs.txt:11" in r.stderr and "[[xyzzy]], which the grid left out" in r.stderr, r.stderr
+    # why, and what helps: XYZZY shares no letter, so starring it would not
+    assert "(XYZZY shares no letter with any other answer); drop the reference, or give" in r.stderr, r.stderr
 
 
 def test_generate_says_why_it_left_each_answer_out(tmp_path):

@@ -127,10 +127,16 @@ def with_references(puzzle: Puzzle, layout: Layout) -> tuple[Puzzle, Layout]:
             if target is not None:
                 return f"{target.number}-{target.direction.value.title()}"
             if id(e) in placed:
+                left = next((x for x in layout.unplaced if x.answer == _letters(m.group(1))), None)
+                why = _why_left_out(left, puzzle, layout) if left is not None else ""
+                room = why.endswith("no room")
+                fix = ("drop the reference, or star that answer (*ANSWER) so every layout places it, or raise "
+                       "'size'" if room else "drop the reference, or give that answer letters in common with the grid's")
                 raise LayoutError(puzzle.path, (
-                    f"the clue of {e.display} refers to {m.group(0)}, which the grid left out; star that answer "
-                    "(*ANSWER) so every layout must place it, or raise 'size'"), line=e.line)
-            return m.group(0)  # a clue left out with its answer: printed nowhere
+                    f"the clue of {e.display} refers to {m.group(0)}, which the grid left out"
+                    + (f" ({why})" if why else "") + f"; {fix}"), line=e.line)
+            # a clue left out with its answer is printed nowhere but the JSON's list: the name, as written
+            return m.group(1)
 
         resolved[id(e)] = replace(e, clue=REFERENCE.sub(number, e.clue))
 
@@ -142,6 +148,27 @@ def with_references(puzzle: Puzzle, layout: Layout) -> tuple[Puzzle, Layout]:
         replace(layout, placements=tuple(replace(p, entry=swap(p.entry)) for p in layout.placements),
                 unplaced=tuple(swap(e) for e in layout.unplaced)),
     )
+
+
+def _letters(name: str) -> str:
+    from ..source import normalise_answer
+
+    try:
+        return normalise_answer(name).letters
+    except ValueError:
+        return ""
+
+
+def _why_left_out(entry: Entry, puzzle: Puzzle, layout: Layout) -> str:
+    """Why the layout left `entry` out, as left_out_reasons says it of one answer."""
+    if layout.strategy != adjacency.NAME:
+        if any(x is entry for x in lone_answers(puzzle.entries)):
+            return f"{entry.display} shares no letter with any other answer"
+        placed = {id(p.entry) for p in layout.placements}
+        for group in letter_groups(puzzle.entries):
+            if any(x is entry for x in group) and placed and not any(id(x) in placed for x in group):
+                return f"{entry.display} shares no letter with the answers in the grid"
+    return f"{entry.display} found no room"
 
 
 def left_out_reasons(puzzle: Puzzle, layout: Layout) -> list[str]:
@@ -161,7 +188,7 @@ def left_out_reasons(puzzle: Puzzle, layout: Layout) -> list[str]:
                        "with any other answer: nothing can cross " + ("it" if len(alone) == 1 else "them"))
         placed = {id(p.entry) for p in layout.placements}
         apart = [e for g in letter_groups(puzzle.entries) if len(g) > 1 and not any(id(x) in placed for x in g)
-                 for e in g if e in rest]
+                 for e in g if e in rest] if placed else []
         if apart:
             out.append(f"{', '.join(e.display for e in apart)} share no letter with the answers in the grid: no grid "
                        "holds both groups")
