@@ -154,7 +154,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
         return _write_stdout(STDOUT_FORMATS[args.format](with_licence(puzzle, config), layout))
     if args.json:
-        sys.stdout.write(text_render.render_json(puzzle, layout))
+        from .site import with_licence
+
+        sys.stdout.write(text_render.render_json(with_licence(puzzle, config), layout))  # as --format json
     elif args.text or args.solution or not args.out_dir:
         sys.stdout.write(text_render.render_text(puzzle, layout, solution=args.solution))
     return 0

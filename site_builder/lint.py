@@ -42,7 +42,7 @@ STOPWORDS = frozenset(
 )
 # "12-Across", "4 Down": a clue pointing at another by a number the author cannot know before the layout ("7A"
 # is left alone: "3D film" reads the same)
-NUMBERED = re.compile(r"\b\d+\s*-?\s*(?i:across|down)\b")
+NUMBERED = re.compile(r"\b\d+(?:-(?i:across|down)|\s*(?:Across|Down|ACROSS|DOWN))\b")  # "count 10 down": not one
 _ENUM_AT_END = re.compile(r"\(\s*(\d+(?:\s*[,\-]\s*\d+)*)\s*\)\s*[.!?]?\s*$")
 
 
@@ -396,8 +396,9 @@ def lint_file(path: str | Path) -> list[Diagnostic]:
 
 # The densest layouts measured hold answers whose letters come to about 0.58 of the grid's squares (twin-peaks
 # in 21x21, every answer placed). Past CROWDED answers are likely left out: 50 five-letter words at 0.69 left
-# two out, 100 three-letter words (which pack tighter) one at 0.75 and none at 0.68.
-CROWDED = 0.65
+# two out, 100 three-letter words (which pack tighter) one at 0.75 and none at 0.68. It is the share past which
+# the layout search treats a list as too long for its box (optimize.FULL), so the two always agree.
+CROWDED = 0.6
 ROOMY = 0.5  # the share the suggested size gives them
 
 
@@ -452,7 +453,7 @@ def check_puz_text(path: str, meta: dict, entries: Sequence[Entry], lines: Seque
         return []
     lineno, col, ch, where = found
     return [Diagnostic(path, lineno, col, WARNING, (
-        f"{where} has {ch!r} (U+{ord(ch):04X}), which a .puz file's Latin-1 text cannot spell: the .puz is "
+        f"{where} holds {ch!r} (U+{ord(ch):04X}), which a .puz file's Latin-1 text cannot spell: the .puz is "
         "written in UTF-8 (version 2.0), and Across Lite and older apps show all its text past ASCII garbled; "
         "spell it another way if the puzzle is meant for them"), "puz-utf8")]
 

@@ -597,6 +597,7 @@ def _declares_draft(path: Path) -> bool:
 
 
 # write_atomic's: `.<name>.<mkstemp's 8 random characters>.tmp` (a `.my.backup.tmp` of someone's is no match)
+TEMP_AGE = 120.0  # seconds: a temporary file older than this is a killed build's, not a running one's
 _TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
 
@@ -611,11 +612,16 @@ def _remove_temp_files(out: Path, more: Sequence[Path] = ()) -> None:
     # only where the build writes (out/, a puzzle's folder, tags/, static/ and its fonts), and only names
     # of write_atomic's pattern: `--out` may name a folder that holds other people's files too
     folders = [out, *(d for d in sorted(out.iterdir()) if d.is_dir() and not d.is_symlink()), out / "static" / "fonts"]
-    folders += list(more)  # the layout cache and the build records, which a kill may leave one in too
-    for folder in folders:
-        for tmp in sorted(folder.glob(".*.tmp")) if folder.is_dir() else ():
-            if _TEMP_NAME.fullmatch(tmp.name) and tmp.is_file():
-                tmp.unlink(missing_ok=True)
+    # and the layout cache and the build records, which a kill may leave one in too: there only files older
+    # than TEMP_AGE, as a `check` or `watch` running beside this build (they share .cache) may be writing one
+    aged = time.time() - TEMP_AGE
+    for folder, since in [*((f, None) for f in folders), *((f, aged) for f in more)]:
+        for tmp in sorted(folder.glob(".*.tmp")) if folder.is_dir() and not folder.is_symlink() else ():
+            try:
+                if _TEMP_NAME.fullmatch(tmp.name) and tmp.is_file() and (since is None or tmp.stat().st_mtime < since):
+                    tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
 
 
 def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], infos: dict[str, PuzzleInfo],

@@ -522,11 +522,13 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
             continue
         vline = offset + value_node.start_mark.line
         vcol = value_node.start_mark.column + 1
-        if isinstance(value_node, yaml.ScalarNode) and (value_node.tag or "").startswith("!"):
+        written = lines[start + value_node.start_mark.line][value_node.start_mark.column:]
+        if isinstance(value_node, yaml.ScalarNode) and value_node.style is None and written.startswith("!"):
             # `title: !Important news`: YAML takes `!Important` for a tag, and the value would drop it
             rest = lines[start + value_node.start_mark.line][value_node.start_mark.column:].strip()
+            tag = written.split()[0] if written.split() else "!"
             errors.append(PuzzleError(
-                path, vline, f"'{key}' starts with {value_node.tag!r}, which YAML reads as a tag and drops; "
+                path, vline, f"'{key}' starts with {tag!r}, which YAML reads as a tag and drops; "
                 f"{_quote_advice(key, rest)}", col=vcol))
             continue
         if KEYS[key].kind == "text" and isinstance(value_node, yaml.ScalarNode):

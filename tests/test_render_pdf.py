@@ -648,7 +648,9 @@ def test_a_heading_of_the_answer_key_keeps_two_answers_under_it():
     """The key's DOWN heading stood at a column's foot with one answer, the rest in the next column."""
     pages = _fixture_pdf("key-heading.txt")
     key = next(page for page in pages if any(w[4] == "Solution:" for w in page))
-    for heading in (w for w in key if w[4] in ("ACROSS", "DOWN")):
+    headings = [w for w in key if w[4] in ("ACROSS", "DOWN")]
+    assert sorted(w[4] for w in headings) == ["ACROSS", "DOWN"], headings
+    for heading in headings:
         x0, _, _, y1, _ = heading
         below = {round(w[1]) for w in key if abs(w[0] - x0) < 30 and w[1] > y1 and w[3] < 792 - 17 * 72 / 25.4}
         assert len(below) >= 2, f"{heading[4]} has {len(below)} line(s) under it in its column"

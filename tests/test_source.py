@@ -232,6 +232,9 @@ def test_a_yaml_tag_in_the_front_matter_is_an_error_that_says_so():
     errs = errors_of("---\ntitle: !Important news\ndate: 2026-01-02\n---\nABC | x\n")
     assert errs == ["p.txt:2:8: 'title' starts with '!Important', which YAML reads as a tag and drops; "
                     "put the value in quotes: title: \"!Important news\""], errs
+    errs = errors_of("---\ntitle: ! hello\ndate: 2026-01-02\n---\nABC | x\n")  # the bare '!' too
+    assert len(errs) == 1 and "starts with '!', which YAML reads as a tag" in errs[0], errs
+    assert load_puzzle("---\ntitle: '!Important news'\ndate: 2026-01-02\n---\nABC | x\n").meta.title == "!Important news"
     errs = errors_of("---\ntitle: !!python/object/apply:os.system ['echo hi']\ndate: 2026-01-02\n---\nABC | x\n")
     assert len(errs) == 1 and errs[0].startswith("p.txt:2:8: bad value for 'title': the YAML tag "
                                                  "'!!python/object/apply:os.system' is not allowed here"), errs

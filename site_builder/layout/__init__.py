@@ -88,12 +88,12 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
             # a pinned seed: more seeds is no option, another seed is
             # `optimize` spends its effort, not seeds, on the search (seeds beyond a few start nothing new)
             if params.seed is not None:
-                more = f"another {seed}"
-            elif params.strategy == optimize.NAME:
-                more = f"a higher {effort} (up to 10)"
+                more = f"another {seed}, "
+            elif params.strategy != optimize.NAME:
+                more = f"more {seeds}, "
             else:
-                more = f"more {seeds}"
-            hints.append(f"try a larger {size}, {more}, or unstar one")
+                more = f"a higher {effort} (up to 10), " if params.effort < 10 else ""
+            hints.append(f"try a larger {size}, {more}or unstar one")
         hint = "; ".join(hints)
         lines = [e.line for e in unplaced if e.required and e.line]
         raise LayoutError(
