@@ -10,7 +10,7 @@
  * Downloads (PDF, PNG, exports) are not kept: the pages are what a reader solves offline.
  */
 'use strict';
-var VERSION = '1ce88b5913f92c89';
+var VERSION = 'cdba99d55d5ce348';
 var FILES = ["index.html", "static/archive.js", "static/favicon.svg", "static/fonts.css", "static/fonts/OFL-SourceSansPro.txt", "static/fonts/OFL-SourceSerifPro.txt", "static/fonts/SourceSansPro-Regular.woff2", "static/fonts/SourceSansPro-Semibold.woff2", "static/fonts/SourceSerifPro-Bold.woff2", "static/fonts/SourceSerifPro-It.woff2", "static/fonts/SourceSerifPro-Regular.woff2", "static/player.css", "static/player.js", "static/site.css"];
 var SCOPE = self.registration.scope;
 var PAGES = 'crossword-press pages ' + SCOPE;

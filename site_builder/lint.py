@@ -149,6 +149,11 @@ def _clue_columns(line: str, clue: str) -> list[int]:
     return [start + 1 + i for i in (at if text == clue else range(len(clue)))]
 
 
+def _unreferenced(text: str) -> str:
+    """`text` with each [[reference]] blanked, column for column: it prints as a number, not these words."""
+    return REFERENCE.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def _answer_in_clue(entry: Entry, line: str) -> tuple[int, str] | None:
     start = _clue_start(line)
     tokens = words_with_columns(line, start)
@@ -228,11 +233,11 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str], str
             ), "no-crossing")
 
         # a reference, "[[RED ROOM]]", prints as a number: its words give nothing away
-        hit = _answer_in_clue(entry, REFERENCE.sub(lambda m: " " * len(m.group(0)), line))
+        hit = _answer_in_clue(entry, _unreferenced(line))
         if hit is not None:
             warn(entry, hit[0] + 1, hit[1], "answer-in-clue")
 
-        number = NUMBERED.search(REFERENCE.sub(lambda m: " " * len(m.group(0)), entry.clue))
+        number = NUMBERED.search(_unreferenced(entry.clue))
         if number:
             warn(entry, cols[number.start()], (
                 f"the clue names {number.group(0)}, but numbers come from the layout and change with it; write "

@@ -129,6 +129,7 @@ def code_files() -> list[Path]:
         p for p in PACKAGE.rglob("*")
         if p.suffix not in (".pyc", ".so") and "__pycache__" not in p.parts
         and not (_inside_static(p) and p.name not in RENDER_ONLY)
+        and p != PACKAGE / "sw.js"  # the offline worker is a site file: a change rewrites it, no puzzle
     ]
     files += list(TEMPLATES.rglob("*")) if TEMPLATES.exists() else []
     # an editor's swap or backup file beside a template is no code: it must not rebuild every puzzle
@@ -807,11 +808,11 @@ def service_worker(static: dict[str, bytes]) -> str:
     """public/sw.js: the worker that keeps the pages a reader opened readable offline (site_builder/sw.js),
     with the site's static files to keep at install and, as its version, a hash of them: a change to one
     installs a new worker, which replaces the old copies."""
-    digest = hashlib.sha256()
+    source = (PACKAGE / "sw.js").read_text(encoding="utf-8")
+    digest = hashlib.sha256(source.encode())  # the worker's own code too: an edit to it is a new version
     for name in sorted(static):
         digest.update(name.encode() + b"\0" + hashlib.sha256(static[name]).digest())
     keep = ["index.html", *sorted(static)]
-    source = (PACKAGE / "sw.js").read_text(encoding="utf-8")
     return source.replace("__VERSION__", digest.hexdigest()[:16]).replace("__PRECACHE__", json.dumps(keep))
 
 

@@ -972,7 +972,7 @@ def parse_source(
 
 
 # A clue's reference to another answer, by the answer as the list writes it: "Wife of [[King Lear]]". The
-# number is not known until the layout; every output prints "Wife of 12-Across" (model.resolve_references).
+# number is not known until the layout; every output prints "Wife of 12-Across" (layout.with_references).
 REFERENCE = re.compile(r"\[\[([^\[\]|]*)\]\]")
 
 

@@ -88,6 +88,8 @@ def classify(path: str | Path, root: Path) -> Source | None:
     for base in (TEMPLATES, STATIC):
         if _inside(p, base):
             return Source("site", p)
+    if p.resolve() == (PACKAGE / "sw.js").resolve():  # the offline worker: a site file, as the static ones
+        return Source("site", p)
     if _inside(p, PACKAGE) and p.suffix == ".py":
         return Source("code", p)
     return None

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -582,3 +583,22 @@ def test_a_build_under_a_private_umask_still_publishes_readable_folders(tmp_path
     for folder in (root / "public", root / "public" / "a", root / "public" / "static", root / "public" / "tags"):
         assert folder.stat().st_mode & 0o777 == 0o755, folder
     assert (root / "public" / "a" / "index.html").stat().st_mode & 0o777 == 0o644
+
+
+def test_the_offline_worker_is_a_site_file_versioned_by_its_code_and_the_static_files(monkeypatch):
+    """An edit to the worker rebuilt every puzzle (it counted as code) and left its version as it was."""
+    from site_builder import site as site_mod
+
+    assert site_mod.PACKAGE / "sw.js" not in site_mod.code_files()
+    static = site_mod.static_files()
+    first = site_mod.service_worker(static)
+    assert site_mod.service_worker(static) == first  # the same bytes every build
+    changed = dict(static, **{"static/site.css": static["static/site.css"] + b"/* edit */"})
+    assert _version(site_mod.service_worker(changed)) != _version(first)
+    real = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: real(self, *a, **k) + ("//" if self.name == "sw.js" else ""))
+    assert _version(site_mod.service_worker(static)) != _version(first)
+
+
+def _version(worker: str) -> str:
+    return re.search(r"var VERSION = '([^']+)'", worker).group(1)

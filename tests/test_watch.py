@@ -364,6 +364,7 @@ def test_classify_sources(tmp_path):
     assert classify(TEMPLATES / "index.html", root).kind == "site"
     assert classify(STATIC / "site.css", root).kind == "site"
     assert classify(PACKAGE / "site.py", root).kind == "code"
+    assert classify(PACKAGE / "sw.js", root).kind == "site"  # the offline worker, written beside the index
     assert classify(PACKAGE / "__pycache__" / "site.cpython-311.pyc", root) is None
 
 
