@@ -831,7 +831,7 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
     files.update(static)
     files["sw.js"] = service_worker(static)
     changed = []
-    for sub in ("tags", "static"):  # never written, nor pruned, through a link (see `_write_puzzle`)
+    for sub in ("tags", "static", "static/fonts"):  # never written, nor pruned, through a link (`_write_puzzle`)
         if (out / sub).is_symlink():
             raise FileSystemError(FileExistsError(errno.EEXIST, "a symbolic link stands where a folder goes", str(out / sub)))
     # the tag pages and static files first, the index and feed last: a build that fails part-way (a tags/
