@@ -574,8 +574,9 @@ def build_site(
     failed_slugs = {slug for slug, _ in result.failed} - result.failed_drafts
     if not failed_slugs:
         result.written += write_site_files(out, list(infos.values()), config, code)
-        result.removed += _remove_stale(out, published, state)
-        for slug in result.removed:
+        stale = _remove_stale(out, published, state, report)
+        result.removed += stale
+        for slug in stale:
             report(f"remove {slug}")
     elif failed_slugs:
         # the styles, script and fonts do not depend on the puzzles: the pages just built need them
@@ -725,7 +726,8 @@ def _is_layout_json(path: Path) -> bool:
     return isinstance(data, dict) and {"table", "result", "strategy", "crossings"} <= set(data)
 
 
-def _remove_stale(out: Path, published: set[str], state: Path | None = None) -> list[str]:
+def _remove_stale(out: Path, published: set[str], state: Path | None = None,
+                  report: Callable[[str], None] = lambda line: None) -> list[str]:
     """Delete the outputs in puzzle folders of public/ whose puzzle is gone or now a draft, and each
     folder left empty.
 
@@ -743,17 +745,22 @@ def _remove_stale(out: Path, published: set[str], state: Path | None = None) -> 
         names = {f.name for f in d.iterdir()}
         # the JSON is written first and the page among the last: a folder a stopped build left has the JSON
         ours = f"{d.name}.json" in names and names & {"index.html", f"{d.name}.svg", f"{d.name}.ipuz"} and \
-            all(f.is_file() for f in d.iterdir()) and _is_layout_json(d / f"{d.name}.json")
+            _is_layout_json(d / f"{d.name}.json")
         if ours:
-            # the build's own files go; a file of the author's own keeps the folder (and itself) where it is
+            # the build's own files go; a file or folder of the author's own keeps the folder (and itself)
             try:
                 for f in _owned(d, d.name, _recorded_names(state, d.name) if state is not None else set()):
                     f.unlink()
-                if not any(d.iterdir()):
+                kept = sorted(f.name for f in d.iterdir())
+                if not kept:
                     d.rmdir()
             except OSError as exc:
                 raise FileSystemError(exc, d) from exc
             removed.append(d.name)
+            if kept:
+                shown = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
+                report(f"keep   {d.name}/: {shown}, not made by the build (delete {'it' if len(kept) == 1 else 'them'} "
+                       "if no longer wanted)")
     return removed
 
 
@@ -812,7 +819,7 @@ def service_worker(static: dict[str, bytes]) -> str:
     digest = hashlib.sha256(source.encode())  # the worker's own code too: an edit to it is a new version
     for name in sorted(static):
         digest.update(name.encode() + b"\0" + hashlib.sha256(static[name]).digest())
-    keep = ["index.html", *sorted(static)]
+    keep = sorted(static)  # the index goes among the pages (sw.js)
     return source.replace("__VERSION__", digest.hexdigest()[:16]).replace("__PRECACHE__", json.dumps(keep))
 
 

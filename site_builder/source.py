@@ -973,7 +973,7 @@ def parse_source(
 
 # A clue's reference to another answer, by the answer as the list writes it: "Wife of [[King Lear]]". The
 # number is not known until the layout; every output prints "Wife of 12-Across" (layout.with_references).
-REFERENCE = re.compile(r"\[\[([^\[\]|]*)\]\]")
+REFERENCE = re.compile(r"\[\[([^\[\]]*)\]\]")
 
 
 def reference_errors(shown: str, entries: Sequence[Entry], lines: Sequence[str]) -> list[PuzzleError]:
@@ -981,6 +981,15 @@ def reference_errors(shown: str, entries: Sequence[Entry], lines: Sequence[str])
     by_letters = {e.answer: e for e in entries}
     out = []
     for e in entries:
+        line = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
+        at = line.find("|") + 1
+        rest = REFERENCE.sub(lambda m: " " * len(m.group(0)), e.clue)
+        stray = re.search(r"\[\[|\]\]", rest)
+        if stray:
+            col = line.find(stray.group(0), at)
+            out.append(PuzzleError(shown, e.line, (
+                f"the clue has '{stray.group(0)}' with no '{']]' if stray.group(0) == '[[' else '[['}' to match; a "
+                "reference to another answer is written [[ANSWER]]"), col=col + 1 if col >= 0 else None))
         for m in REFERENCE.finditer(e.clue):
             try:
                 letters = normalise_answer(m.group(1)).letters
@@ -993,11 +1002,11 @@ def reference_errors(shown: str, entries: Sequence[Entry], lines: Sequence[str])
                 problem = "names no answer of this puzzle"
             else:
                 continue
-            line = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
-            at = line.find(m.group(0), line.find("|") + 1)
+            where = line.find(m.group(0), at)
+            at = where + len(m.group(0)) if where >= 0 else at  # the same name twice: each at its own place
             out.append(PuzzleError(shown, e.line, (
                 f"the clue's {m.group(0)} {problem}; between [[ and ]] write another answer as the list spells "
-                "it, and every output prints its number (12-Across)"), col=at + 1 if at >= 0 else None))
+                "it, and every output prints its number (12-Across)"), col=where + 1 if where >= 0 else None))
     return out
 
 

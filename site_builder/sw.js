@@ -4,9 +4,10 @@
  * puzzle, an edited clue, `make watch`'s rebuilt page show at once), and each page that comes back is
  * kept; offline, the kept copy answers. Two stores, named for the site's address (two sites on one host
  * keep theirs apart):
- *   - the pages (every HTML page read, the one that installed the worker too), kept across versions;
- *   - the site's styles, scripts and fonts and the index, kept at install, one store per VERSION, the
- *     hash of those files the build writes in: a new version fetches them afresh and drops the old store.
+ *   - the pages (every HTML page read, the one that installed the worker and the index too), kept across
+ *     versions, each under one address (see pageKey);
+ *   - the site's styles, scripts and fonts, kept at install, one store per VERSION, the hash of those
+ *     files (and this code) the build writes in: a new version fetches them afresh and drops the old store.
  * Downloads (PDF, PNG, exports) are not kept: the pages are what a reader solves offline.
  */
 'use strict';
@@ -17,9 +18,15 @@ var PAGES = 'crossword-press pages ' + SCOPE;
 var STATIC = 'crossword-press static ' + SCOPE + ' ';
 
 self.addEventListener('install', function (event) {
-  event.waitUntil(caches.open(STATIC + VERSION).then(function (cache) {
-    return cache.addAll(FILES);
-  }).then(function () { return self.skipWaiting(); }));
+  event.waitUntil(Promise.all([
+    caches.open(STATIC + VERSION).then(function (cache) { return cache.addAll(FILES); }),
+    // the archive's index, among the pages
+    caches.open(PAGES).then(function (cache) {
+      return fetch(SCOPE).then(function (response) {
+        if (response.status === 200 && !response.redirected) return cache.put(SCOPE, response);
+      }).catch(function () {});
+    })
+  ]).then(function () { return self.skipWaiting(); }));
 });
 
 self.addEventListener('activate', function (event) {
@@ -33,11 +40,23 @@ self.addEventListener('activate', function (event) {
     // the page that installed the worker loaded before it: keep it too
     return caches.open(PAGES).then(function (cache) {
       return Promise.all(windows.filter(function (w) { return w.url.indexOf(SCOPE) === 0; }).map(function (w) {
-        return cache.add(w.url).catch(function () {});
+        return fetch(w.url).then(function (response) {
+          if (response.status === 200) return cache.put(pageKey(w.url), response);
+        }).catch(function () {});
       }));
     });
   }).then(function () { return self.clients.claim(); }));
 });
+
+// A page is kept under one address: a folder's (slug/) and its index.html's are one page (the feed links
+// one, the archive the other), and two copies could differ offline, an older grid wiping newer progress.
+function pageKey(address) {
+  var url = new URL(address);
+  url.search = '';
+  url.hash = '';
+  if (url.pathname.endsWith('/index.html')) url.pathname = url.pathname.slice(0, -'index.html'.length);
+  return url.href;
+}
 
 // where a response of this site is kept: a page in PAGES, one of the site's files in this version's
 // store, anything else (a download) nowhere
@@ -53,20 +72,14 @@ self.addEventListener('fetch', function (event) {
   // only this site's plain reads; `make watch`'s reload channel (/__reload) goes straight through
   if (request.method !== 'GET' || url.href.indexOf(SCOPE) !== 0 || url.pathname.indexOf('/__') === 0) return;
   var store = storeFor(request, url);
+  var key = store === PAGES ? pageKey(request.url) : request;
   event.respondWith(fetch(request).then(function (response) {
-    if (store && response.status === 200 && response.type === 'basic') {
+    if (store && response.status === 200 && response.type === 'basic' && !response.redirected) {
       var copy = response.clone();
-      event.waitUntil(caches.open(store).then(function (cache) { return cache.put(request, copy); }));
+      event.waitUntil(caches.open(store).then(function (cache) { return cache.put(key, copy); }));
     }
     return response;
   }).catch(function () {
-    return caches.match(request, { ignoreSearch: true }).then(function (kept) {
-      if (kept) return kept;
-      // a folder's address (slug/) and its index.html are one page: the feed links one, the archive the other
-      var path = url.pathname;
-      var other = path.endsWith('/') ? new URL('index.html', url) :
-        path.endsWith('/index.html') ? new URL('./', url) : null;
-      return other ? caches.match(other.href, { ignoreSearch: true }) : undefined;
-    }).then(function (kept) { return kept || Response.error(); });
+    return caches.match(key, { ignoreSearch: true }).then(function (kept) { return kept || Response.error(); });
   }));
 });

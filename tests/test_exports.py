@@ -512,3 +512,44 @@ def test_a_decomposed_accent_keeps_the_puz_at_version_1_3(tp):
     assert data[0x18:0x1C] == b"1.3\x00"
     p = puz.load(data)
     assert p.title == "Caf\u00e9" and "Caf\u00e9 au lait (3)" in p.clues
+
+
+def test_a_puz_reference_names_the_number_the_reader_shows():
+    """Under `adjacency` a reader numbers the two-letter fragments too, and the numbers after one move: a
+    clue's "see 17-Down" (the layout's number) then named another clue in the .puz, or none."""
+    import dataclasses
+
+    import puz
+
+    from site_builder.layout import layout_puzzle, params_for, with_references
+    from site_builder.source import read_puzzle
+    from tests.conftest import PUZZLES
+
+    base = read_puzzle(PUZZLES / "twin-peaks.txt")
+    names = [e.display for e in base.entries]
+    entries = tuple(dataclasses.replace(e, clue=f"{e.clue}, not [[{names[(i + 7) % len(names)]}]]")
+                    for i, e in enumerate(base.entries))
+    puzzle = dataclasses.replace(base, entries=entries,
+                                 meta=dataclasses.replace(base.meta, strategy="adjacency", size=23))
+    puzzle, layout = with_references(puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=0)))
+    p = puz.load(render_puz(puzzle, layout))
+    numbering = p.clue_numbering()
+    solution = p.solution
+    theirs = {}
+    for d, entries_ in (("Across", numbering.across), ("Down", numbering.down)):
+        for e in entries_:
+            step = 1 if d == "Across" else p.width
+            theirs[(e["num"], d)] = (e, "".join(solution[e["cell"] + i * step] for i in range(e["len"])))
+    ours = {(q.number, q.direction.value.title()): q for q in layout.placements}
+    assert any((num, d) not in ours or ours[(num, d)].answer != word for (num, d), (_, word) in theirs.items()), \
+        "no fragment moved a number: pick another layout"
+    checked = 0
+    for (num, d), (e, word) in theirs.items():
+        for ref_num, ref_dir in re.findall(r"\b(\d+)-(Across|Down)\b", e["clue"]):
+            target = theirs[(int(ref_num), ref_dir)][1]
+            checked += 1
+            # the answer the reader's numbered clue names is the one the list's reference named
+            source = next(x for x in base.entries if x.answer == word)
+            meant = names[(base.entries.index(source) + 7) % len(names)]
+            assert target == "".join(ch for ch in meant.upper() if ch.isalpha()), (e["clue"], target, meant)
+    assert checked > 20

@@ -1689,8 +1689,11 @@ def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
         assert page.is_visible(".cell") and page.locator(".cell .letter").first.inner_text() == "C"
         page.goto(base + "index.html")  # kept at install
         assert page.locator(".card").count() == 2
-        page.goto(base + "a/")  # the folder's address: the same page
-        assert page.is_visible(".cell")
+        page.goto(base + "a/")  # the folder's address: the same page, kept once (so never an older copy)
+        assert page.is_visible(".cell") and page.locator(".cell .letter").first.inner_text() == "C"
+        keys = page.evaluate("caches.keys().then(ns => Promise.all(ns.filter(n => n.includes(' pages '))"
+                             ".map(n => caches.open(n).then(c => c.keys())))).then(ls => ls.flat().map(r => r.url))")
+        assert base + "a/" in keys and base + "a/index.html" not in keys, keys
         # a new version of the site's files (another hash in sw.js): the pages opened before stay kept
         context.set_offline(False)
         worker = root / "public" / "sw.js"

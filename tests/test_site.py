@@ -529,10 +529,14 @@ def test_a_rebuild_deletes_only_the_files_it_made(tmp_path):
     src.write_text(src.read_text().replace("Top card", "Best card"))
     build_site(root, report=quiet)
     assert notes.read_text() == "<p>mine</p>" and not (root / "public" / "a" / "a.jpz").exists()
+    (root / "public" / "a" / "drafts").mkdir()  # a folder of the author's too: the outputs still go
+    (root / "public" / "a" / "drafts" / "v1.txt").write_text("mine")
     src.unlink()
-    result = build_site(root, report=quiet)
-    assert result.removed == ["a"] and notes.exists()
-    assert sorted(p.name for p in (root / "public" / "a").iterdir()) == ["hints.html"]
+    said: list[str] = []
+    result = build_site(root, report=said.append)
+    assert result.removed == ["a"] and notes.exists() and (root / "public" / "a" / "drafts" / "v1.txt").exists()
+    assert sorted(p.name for p in (root / "public" / "a").iterdir()) == ["drafts", "hints.html"]
+    assert any(line.startswith("keep   a/: drafts, hints.html, not made by the build") for line in said), said
 
 
 def test_a_puzzle_folder_that_is_a_link_is_never_written_through(tmp_path):

@@ -241,6 +241,18 @@ def test_a_yaml_tag_in_the_front_matter_is_an_error_that_says_so():
     assert "\n" not in errs[0]
 
 
+def test_a_reference_written_wrong_is_an_error_at_its_place():
+    """`[[ABC` and `ABC]]` printed as written; the same missing name twice was pointed at twice at the first."""
+    head = "---\ntitle: T\ndate: 2026-01-02\n---\nCAT | Pet\n"
+    errs = errors_of(head + "ACT | Do, as [[cat without an end\n")
+    assert errs == ["p.txt:6:14: the clue has '[[' with no ']]' to match; a reference to another answer is "
+                    "written [[ANSWER]]"], errs
+    errs = errors_of(head + "ACT | Do, as cat]] says\n")
+    assert len(errs) == 1 and errs[0].startswith("p.txt:6:17: the clue has ']]' with no '[['"), errs
+    errs = errors_of(head + "ACT | [[Dog]] and [[Dog]]\n")
+    assert [e.split(": ")[0] for e in errs] == ["p.txt:6:7", "p.txt:6:19"], errs
+
+
 def test_unicode_noncharacters_are_dropped_from_clues_and_the_title():
     """U+FDD0 or U+10FFFF in a clue passed lint, then cairo refused the string and the build failed with an
     internal error (exit 3). Like U+FFFE, they are no text: dropped."""

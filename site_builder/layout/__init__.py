@@ -130,8 +130,9 @@ def with_references(puzzle: Puzzle, layout: Layout) -> tuple[Puzzle, Layout]:
                 left = next((x for x in layout.unplaced if x.answer == _letters(m.group(1))), None)
                 why = _why_left_out(left, puzzle, layout) if left is not None else ""
                 room = why.endswith("no room")
-                fix = ("drop the reference, or star that answer (*ANSWER) so every layout places it, or raise "
-                       "'size'" if room else "drop the reference, or give that answer letters in common with the grid's")
+                size = "'size'" if puzzle.has_front_matter else "--size"
+                fix = (f"drop the reference, or star that answer (*ANSWER) so every layout places it, or raise {size}"
+                       if room else "drop the reference, or give that answer letters in common with the grid's")
                 raise LayoutError(puzzle.path, (
                     f"the clue of {e.display} refers to {m.group(0)}, which the grid left out"
                     + (f" ({why})" if why else "") + f"; {fix}"), line=e.line)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import unicodedata
 from typing import Callable
 
@@ -223,6 +224,9 @@ def _puz_strings(puzzle: Puzzle, layout: Layout, clues: list[str]) -> tuple[str,
 FRAGMENT_CLUE = "No clue: both letters come from the crossing answers"
 
 
+_REFERENCE_NUMBER = re.compile(r"\b(\d+)-(Across|Down)\b")  # as layout.with_references prints a reference
+
+
 def render_puz(puzzle: Puzzle, layout: Layout) -> bytes:
     """The puzzle as an Across Lite .puz file, written with puzpy.
 
@@ -253,11 +257,23 @@ def render_puz(puzzle: Puzzle, layout: Layout) -> bytes:
     answers = {(q.row, q.col, int(q.direction is Direction.DOWN), len(q.answer)): q for q in layout.placements}
     # only the adjacency strategy's rules allow a run no answer holds
     loose = {(r, c, int(d == "down"), len(letters)) for r, c, d, letters in fragments(layout)} if layout.strategy == "adjacency" else set()
+    # the reader's numbers: where a fragment takes a number, those after it move, and a clue's reference to
+    # another answer ("12-Across", from the layout's numbers) must name the number the reader shows
+    renumber = {}
+    for num, d, r, c, n in theirs:
+        q = answers.get((r, c, d, n))
+        if q is not None and q.number != num:
+            renumber[(q.number, "Down" if d else "Across")] = num
+
+    def reader_numbers(text: str) -> str:
+        return _REFERENCE_NUMBER.sub(
+            lambda m: f"{renumber.get((int(m.group(1)), m.group(2)), m.group(1))}-{m.group(2)}", text)
+
     clues = []
     for _, d, r, c, n in theirs:
         q = answers.pop((r, c, d, n), None)
         if q is not None:
-            clues.append(clue_with_enumeration(q))
+            clues.append(reader_numbers(clue_with_enumeration(q)) if renumber else clue_with_enumeration(q))
         elif (r, c, d, n) in loose:
             clues.append(FRAGMENT_CLUE)
         else:
