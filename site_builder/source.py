@@ -983,13 +983,13 @@ def reference_errors(shown: str, entries: Sequence[Entry], lines: Sequence[str])
     for e in entries:
         line = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
         at = line.find("|") + 1
+        # a reference begun and never closed; a lone ']]' is text ("]]>" in a clue about XML)
         rest = REFERENCE.sub(lambda m: " " * len(m.group(0)), e.clue)
-        stray = re.search(r"\[\[|\]\]", rest)
-        if stray:
-            col = line.find(stray.group(0), at)
+        if "[[" in rest:
+            col = line.find("[[", at)
             out.append(PuzzleError(shown, e.line, (
-                f"the clue has '{stray.group(0)}' with no '{']]' if stray.group(0) == '[[' else '[['}' to match; a "
-                "reference to another answer is written [[ANSWER]]"), col=col + 1 if col >= 0 else None))
+                "the clue has '[[' with no ']]' to match; a reference to another answer is written [[ANSWER]]"),
+                col=col + 1 if col >= 0 else None))
         for m in REFERENCE.finditer(e.clue):
             try:
                 letters = normalise_answer(m.group(1)).letters

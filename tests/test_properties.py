@@ -81,7 +81,9 @@ ANSWERS = st.builds(
     st.lists(st.sampled_from([" ", "-", "  "]), min_size=2, max_size=2),
 )
 # Any one-line text but the line breaks the parser splits on; it must hold something besides blanks.
-CLUES = st.text(st.characters(blacklist_characters="\n\r", blacklist_categories=("Cs",)), min_size=1, max_size=40)
+# "[[" opens a reference to another answer (README, Source format): text of its own, tested in test_source
+CLUES = st.text(st.characters(blacklist_characters="\n\r", blacklist_categories=("Cs",)), min_size=1,
+                max_size=40).filter(lambda clue: "[[" not in clue)
 
 def read_as(clue: str) -> str:
     """What a clue reads as, restated here as the README says it (not site_builder's code): tabs and
@@ -89,7 +91,9 @@ def read_as(clue: str) -> str:
     accented letters are composed (NFC)."""
     breaks = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\u2028\u2029"
     kept = "".join(" " if ch in breaks else "" if ord(ch) < 32 or 127 <= ord(ch) < 160 else ch for ch in clue)
-    kept = "".join(ch for ch in kept if not ("\ud800" <= ch <= "\udfff" or ch in "\ufffe\uffff"))
+    # surrogates and Unicode's noncharacters (U+FDD0 to U+FDEF, the last two of every plane) are no text
+    kept = "".join(ch for ch in kept if not ("\ud800" <= ch <= "\udfff" or 0xFDD0 <= ord(ch) <= 0xFDEF
+                                            or ord(ch) & 0xFFFE == 0xFFFE))
     return unicodedata.normalize("NFC", re.sub(" +", " ", kept).strip())
 
 
