@@ -539,6 +539,16 @@ def test_a_rebuild_deletes_only_the_files_it_made(tmp_path):
     assert any(line.startswith("keep   a/: drafts, hints.html, not made by the build") for line in said), said
 
 
+def _linked_elsewhere(folder: Path, name: str, text: str) -> Path:
+    """`folder`, which the build made, replaced by a link to a folder beside the project holding one file."""
+    elsewhere = folder.parents[2] / f"elsewhere-{folder.name}"
+    elsewhere.mkdir()
+    (elsewhere / name).write_text(text)
+    shutil.rmtree(folder)
+    folder.symlink_to(elsewhere, target_is_directory=True)
+    return elsewhere
+
+
 def test_a_puzzle_folder_that_is_a_link_is_never_written_through(tmp_path):
     """public/a as a link to another folder: the build wrote a's outputs there and deleted every other file
     in it (a link to /etc took the system's files). It now fails that puzzle, and touches nothing."""
@@ -546,11 +556,7 @@ def test_a_puzzle_folder_that_is_a_link_is_never_written_through(tmp_path):
 
     root = make_repo(tmp_path, a=small("A"), b=small("B"))
     build_site(root, report=quiet)
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    (elsewhere / "passwd").write_text("root:x:0:0\n")
-    shutil.rmtree(root / "public" / "a")
-    (root / "public" / "a").symlink_to(elsewhere, target_is_directory=True)
+    elsewhere = _linked_elsewhere(root / "public" / "a", "passwd", "root:x:0:0\n")
     result = build_site(root, report=quiet)
     assert [slug for slug, _ in result.failed] == ["a"]
     error = result.failed[0][1]
@@ -563,11 +569,7 @@ def test_the_tags_and_static_folders_are_never_written_through_a_link(tmp_path):
 
     root = make_repo(tmp_path, a=small("A"))
     build_site(root, report=quiet)
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    (elsewhere / "keep.txt").write_text("mine")
-    shutil.rmtree(root / "public" / "tags")
-    (root / "public" / "tags").symlink_to(elsewhere, target_is_directory=True)
+    elsewhere = _linked_elsewhere(root / "public" / "tags", "keep.txt", "mine")
     (root / "puzzles" / "a.txt").write_text(small("A2"))
     with pytest.raises(FileSystemError) as info:
         build_site(root, report=quiet)

@@ -110,7 +110,7 @@ def with_references(puzzle: Puzzle, layout: Layout) -> tuple[Puzzle, Layout]:
     clue would have nothing to point at)."""
     if not any("[[" in e.clue for e in puzzle.entries):
         return puzzle, layout
-    from ..source import REFERENCE, normalise_answer
+    from ..source import REFERENCE
 
     where = {p.entry.answer: p for p in layout.placements}
     placed = {id(p.entry) for p in layout.placements}
@@ -120,10 +120,7 @@ def with_references(puzzle: Puzzle, layout: Layout) -> tuple[Puzzle, Layout]:
             continue
 
         def number(m, e=e) -> str:
-            try:
-                target = where.get(normalise_answer(m.group(1)).letters)
-            except ValueError:
-                target = None
+            target = where.get(_letters(m.group(1)))
             if target is not None:
                 return f"{target.number}-{target.direction.value.title()}"
             if id(e) in placed:
@@ -160,42 +157,43 @@ def _letters(name: str) -> str:
         return ""
 
 
+def _left_out_kinds(puzzle: Puzzle, layout: Layout) -> dict[int, str]:
+    """Why the layout left each answer out, by id: "alone" (it shares no letter with any other answer),
+    "apart" (its group of answers shares none with the grid's) or "room" (no room in the size). Under
+    `adjacency`, whose fill words may join what shares no letter, every one is "room"."""
+    kinds = {id(e): "room" for e in layout.unplaced}
+    if layout.strategy == adjacency.NAME:
+        return kinds
+    placed = {id(p.entry) for p in layout.placements}
+    if placed:
+        for group in letter_groups(puzzle.entries):
+            if len(group) > 1 and not any(id(x) in placed for x in group):
+                kinds.update((id(e), "apart") for e in group if id(e) in kinds)
+    kinds.update((id(e), "alone") for e in lone_answers(puzzle.entries) if id(e) in kinds)
+    return kinds
+
+
 def _why_left_out(entry: Entry, puzzle: Puzzle, layout: Layout) -> str:
     """Why the layout left `entry` out, as left_out_reasons says it of one answer."""
-    if layout.strategy != adjacency.NAME:
-        if any(x is entry for x in lone_answers(puzzle.entries)):
-            return f"{entry.display} shares no letter with any other answer"
-        placed = {id(p.entry) for p in layout.placements}
-        for group in letter_groups(puzzle.entries):
-            if any(x is entry for x in group) and placed and not any(id(x) in placed for x in group):
-                return f"{entry.display} shares no letter with the answers in the grid"
-    return f"{entry.display} found no room"
+    kind = _left_out_kinds(puzzle, layout).get(id(entry), "room")
+    return entry.display + {"alone": " shares no letter with any other answer",
+                            "apart": " shares no letter with the answers in the grid", "room": " found no room"}[kind]
 
 
 def left_out_reasons(puzzle: Puzzle, layout: Layout) -> list[str]:
     """Why the layout left each answer out, in a few lines: no shared letter with any other answer, a group of
-    answers sharing none with the grid's, or (the rest) no room in the size. Not said under `adjacency`, whose
-    fill words may join what shares no letter."""
-    if not layout.unplaced:
-        return []
-    size = "'size'" if puzzle.has_front_matter else "--size"
+    answers sharing none with the grid's, or (the rest) no room in the size (see `_left_out_kinds`)."""
+    kinds = _left_out_kinds(puzzle, layout)
+    alone, apart, room = ([e for e in layout.unplaced if kinds[id(e)] == k] for k in ("alone", "apart", "room"))
     out = []
-    rest = list(layout.unplaced)
-    if layout.strategy != adjacency.NAME:
-        lone = {id(e) for e in lone_answers(puzzle.entries)}
-        alone = [e for e in rest if id(e) in lone]
-        if alone:
-            out.append(f"{', '.join(e.display for e in alone)} {'shares' if len(alone) == 1 else 'share'} no letter "
-                       "with any other answer: nothing can cross " + ("it" if len(alone) == 1 else "them"))
-        placed = {id(p.entry) for p in layout.placements}
-        apart = [e for g in letter_groups(puzzle.entries) if len(g) > 1 and not any(id(x) in placed for x in g)
-                 for e in g if e in rest] if placed else []
-        if apart:
-            out.append(f"{', '.join(e.display for e in apart)} share no letter with the answers in the grid: no grid "
-                       "holds both groups")
-        rest = [e for e in rest if id(e) not in lone and e not in apart]
-    if rest:
-        names = ", ".join(e.display for e in rest[:6]) + (f" and {len(rest) - 6} more" if len(rest) > 6 else "")
+    if alone:
+        out.append(f"{', '.join(e.display for e in alone)} {'shares' if len(alone) == 1 else 'share'} no letter "
+                   "with any other answer: nothing can cross " + ("it" if len(alone) == 1 else "them"))
+    if apart:
+        out.append(f"{', '.join(e.display for e in apart)} share no letter with the answers in the grid: no grid "
+                   "holds both groups")
+    if room:
+        size = "'size'" if puzzle.has_front_matter else "--size"
+        names = ", ".join(e.display for e in room[:6]) + (f" and {len(room) - 6} more" if len(room) > 6 else "")
         out.append(f"{names} found no room: raise {size}, or give the answers more letters in common")
     return out
-
