@@ -64,9 +64,10 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
         unplaced.insert(0, layout.placements[0].entry)
     missing = tuple(e.display for e in unplaced if e.required)
     if missing:
-        # under `adjacency` the dictionary's fill words may cross a lone answer or join two groups: no such hint
-        strict = params.strategy != "adjacency"
-        alone = [e.display for e in unplaced if e.required and crosses_nothing(e)] if strict else []
+        # why each was left out (under `adjacency` every one is "room": fill words may join what shares no letter)
+        kinds = _left_out_kinds(puzzle, replace(layout, unplaced=tuple(unplaced)))
+        alone = [e.display for e in unplaced if e.required and kinds[id(e)] == "alone"]
+        apart = [e.display for e in unplaced if e.required and kinds[id(e)] == "apart"]
         # a plain list has no front matter: generate's options are its settings
         size, seeds = ("'size'", "'seeds'") if puzzle.has_front_matter else ("--size", "--seeds")
         seed = "'seed'" if puzzle.has_front_matter else "--seed"
@@ -76,11 +77,8 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
             hints.append(f"{', '.join(alone)} {'shares' if len(alone) == 1 else 'share'} no letter with any other "
                          f"answer, so nothing can cross {'it' if len(alone) == 1 else 'them'}: unstar "
                          f"{'it' if len(alone) == 1 else 'them'} or add an answer that does")
-        # a required answer in a group of answers that shares no letter with the grid's: no grid holds both
-        placed = {id(p.entry) for p in layout.placements}
-        apart = [e.display for g in letter_groups(puzzle.entries) if len(g) > 1 and not any(id(e) in placed for e in g)
-                 for e in g if e.required and e in unplaced] if layout.placements and strict else []
         if apart:
+            # a required answer in a group of answers that shares no letter with the grid's: no grid holds both
             hints.append(f"{', '.join(apart)} {'shares' if len(apart) == 1 else 'share'} no letter with the answers "
                          "in the grid or any answer crossing them, so no grid holds both: unstar "
                          f"{'it' if len(apart) == 1 else 'them'}, or add answers that share letters with both")
