@@ -914,9 +914,11 @@ def test_a_dark_screen_gets_a_dark_page_with_readable_letters_and_a_light_print(
     assert light.page.evaluate(LUMINANCE, ["html", "backgroundColor"]) > 0.9  # and a light screen keeps its light page
 
 
-def test_a_dark_screen_keeps_marked_letters_and_numbers_readable_under_the_cursor(open_page):
-    # on the dark amber cursor a wrong letter was 1.99:1, a revealed one 2.77:1, the square's number 4.07:1
-    p = open_page("allotment", color_scheme="dark", **DESKTOP)
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_marked_letters_and_numbers_stay_readable_under_the_cursor(open_page, scheme):
+    # on the dark amber cursor a wrong letter was 1.99:1, a revealed one 2.77:1, the square's number 4.07:1;
+    # on the light yellow one a wrong letter was 4.02:1
+    p = open_page("allotment", color_scheme=scheme, **DESKTOP)
     word = p.layout.placements[0]
     first, third = (f"#{cell_id(rc)}" for rc in (word.cells()[0], word.cells()[2]))
     p.page.click(f"#clue-{word.direction.value}-{word.number}")
@@ -1709,3 +1711,78 @@ def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
     finally:
         context.close()
         server.shutdown()
+
+
+def test_a_message_never_covers_the_square_being_filled_and_a_move_clears_it(open_page):
+    """What Check said waited at the window's foot over the current square, and stayed there through 30
+    arrow presses (only letters cleared it)."""
+    p = open_page("world-capitals", viewport={"width": 1280, "height": 720})
+    low = max(p.layout.across, key=lambda q: q.row)  # an answer near the grid's foot, below the window
+    p.page.click(f"#clue-across-{low.number}")
+    p.page.keyboard.press("Escape")
+    p.page.keyboard.press("Escape")  # on to the tools, the selection kept
+    p.page.keyboard.press("Enter")
+    p.page.keyboard.press("ArrowDown")
+    p.page.keyboard.press("ArrowDown")
+    p.page.keyboard.press("ArrowDown")  # Check, Puzzle
+    assert "check-puzzle" == p.page.evaluate("document.activeElement.dataset.action")
+    p.page.keyboard.press("Enter")
+    assert p.page.inner_text(".status")
+    box = "(sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return [r.top, r.bottom]; }"
+    status, cell = p.page.evaluate(box, ".status"), p.page.evaluate(box, f"#{p.current()}")
+    assert cell[1] <= status[0] or cell[0] >= status[1], (cell, status)
+    assert seen(p, f"#{p.current()}") is True
+    p.page.keyboard.press("ArrowUp")
+    assert p.page.inner_text(".status") == ""
+    p.page.evaluate("document.querySelector('[data-action=check-puzzle]').click()")
+    assert p.page.inner_text(".status")
+    p.page.click(f"#{p.current()}")  # a click on the grid is the next move too
+    assert p.page.inner_text(".status") == ""
+
+
+def test_a_message_after_the_solve_does_not_hide_the_solved_box(open_page):
+    """'Puzzle revealed.' waits at the phone's foot; typing then said why nothing changes in a box of the
+    same place, on top of it."""
+    p = open_page("world-capitals", **PHONE)
+    p.page.tap("summary:has-text('Reveal')")
+    p.page.tap("[data-action='reveal-puzzle']")
+    assert p.page.inner_text(".solved") == "Puzzle revealed."
+    word = p.layout.across[0]
+    p.page.tap(f"#{cell_id(word.cells()[0])}")
+    p.page.keyboard.type("Q")
+    assert p.page.inner_text(".status").startswith("The puzzle is revealed")
+    box = "(sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return [r.top, r.bottom]; }"
+    solved, status = p.page.evaluate(box, ".solved"), p.page.evaluate(box, ".status")
+    assert solved[1] <= status[0] or solved[0] >= status[1], (solved, status)
+
+
+RGB = "(sel) => getComputedStyle(document.querySelector(sel)).backgroundColor.match(/[\\d.]+/g).slice(0, 3).map(Number)"
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_the_crossing_answer_is_marked_on_either_screen(open_page, scheme):
+    """On a dark screen the crossing answer's squares were #1d2836 on #23262b squares: not marked at all."""
+    p = open_page("world-capitals", color_scheme=scheme, **DESKTOP)
+    word = p.layout.across[0]
+    cross = next(q for q in p.layout.down if set(q.cells()) & set(word.cells()))
+    at = next(rc for rc in cross.cells() if rc in set(word.cells()))
+    p.page.click(f"#clue-down-{cross.number}")
+    p.page.click(f"#{cell_id(at)}")  # the cursor in the down answer where the across one crosses it
+    assert p.current() == cell_id(at) and p.active_clue() == f"clue-down-{cross.number}"
+    marked = next(f"#{cell_id(rc)}" for rc in word.cells() if rc != at)
+    plain = next(f"#{cell_id(rc)}" for q in p.layout.placements for rc in q.cells()
+                 if rc not in set(word.cells()) | set(cross.cells()))
+    assert "cross" in p.page.get_attribute(marked, "class")
+    a, b = p.page.evaluate(RGB, marked), p.page.evaluate(RGB, plain)
+    assert sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5 >= 25, (a, b)
+
+
+def test_a_focused_menu_item_has_an_outline(open_page):
+    """A menu item with the keyboard was marked only by the hover colour, 1.3:1 on the menu."""
+    p = open_page("kitchen-herbs")
+    p.page.focus("summary:has-text('Check')")
+    p.page.keyboard.press("Enter")
+    p.page.keyboard.press("ArrowDown")
+    style = "getComputedStyle(document.activeElement)"
+    assert p.page.evaluate(f"{style}.outlineStyle") != "none"
+    assert float(p.page.evaluate(f"parseFloat({style}.outlineWidth)")) >= 2

@@ -481,7 +481,28 @@
     if (entry) scrollClueIntoView(entry.li);
   }
 
-  function say(text) { statusEl.textContent = text; }
+  // What a tool or a full grid has to say. It waits at the window's foot (see player.css) until the solver's
+  // next keystroke or tap clears it, above a pinned "Solved!" rather than over it, and the page moves so
+  // that it never covers the square being filled.
+  function say(text) {
+    statusEl.textContent = text;
+    if (!text) return;
+    if (solvedEl.classList.contains('pinned')) player.style.setProperty('--solved-room', solvedEl.offsetHeight + 'px');
+    uncover(statusEl, cur ? cur.el : wrap);
+  }
+
+  // A message stuck to the window's foot (`note`) sits over what runs below it: the page moves up until `el`
+  // (the grid, or the square being filled) clears it, as far as it can without the current square going out
+  // of sight at the top (under the clue bar, which sticks there).
+  function uncover(note, el) {
+    if (!cur || getComputedStyle(note).position !== 'sticky') return;
+    var under = el.getBoundingClientRect().bottom + 8 - note.getBoundingClientRect().top;
+    if (under <= 0) return;
+    var bar = clueBar.getBoundingClientRect();
+    var top = clueBar.hidden || bar.height === 0 ? 0 : Math.max(0, bar.bottom);
+    var room = cur.el.getBoundingClientRect().top - top - 8;
+    if (room > 0) window.scrollBy(0, Math.min(under, room));
+  }
 
   var lastAnnounced = null; // the answer the solver last heard named, by the announcer or the field's name
   var announceDue = false;
@@ -657,22 +678,9 @@
       announceEl.textContent = headline + (detail ? ' ' + detail : '');
       // keep the news in sight below a grid taller than the window
       solvedEl.classList.add('pinned');
-      uncoverGrid();
+      uncover(solvedEl, wrap);
       save();
     }
-  }
-
-  // The pinned message waits at the window's foot, over the grid's last rows when the grid runs below it:
-  // the page moves up until the grid's foot clears the message, as far as it can without the square
-  // just filled going out of sight at the top (under the clue bar, which sticks there).
-  function uncoverGrid() {
-    var note = solvedEl.getBoundingClientRect();
-    var under = wrap.getBoundingClientRect().bottom + 8 - note.top;
-    if (under <= 0 || !cur) return;
-    var bar = clueBar.getBoundingClientRect();
-    var top = clueBar.hidden || bar.height === 0 ? 0 : Math.max(0, bar.bottom);
-    var room = cur.el.getBoundingClientRect().top - top - 8;
-    if (room > 0) window.scrollBy(0, Math.min(under, room));
   }
 
   // Finished by Reveal, Puzzle (or every letter revealed), not by the solver.
@@ -748,10 +756,12 @@
     if (entry) { select(entry.cells[last ? entry.cells.length - 1 : 0], dir); save(); }
   }
 
+  var MOVES = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', ' ', 'Enter', 'Home', 'End', 'Tab', 'Escape'];
   input.addEventListener('keydown', function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (userPaused || composing || e.isComposing || e.keyCode === 229) return;
     var key = e.key;
+    if (MOVES.indexOf(key) >= 0) say('');  // a move is the solver's next keystroke: the message has been seen
     if (key.length === 1 && /[a-z]/i.test(key)) {
       e.preventDefault();
       typeLetter(key.toUpperCase());
@@ -876,6 +886,7 @@
   grid.addEventListener('click', function (e) {
     var el = e.target.closest('.cell');
     if (!el || userPaused) return;
+    say('');
     var cell = cellAt[el.dataset.r + ',' + el.dataset.c];
     var top = el.getBoundingClientRect().top;
     var had = document.activeElement === input, touch = tapType === 'touch';
@@ -936,6 +947,7 @@
     });
     li.addEventListener('click', function () {
       if (userPaused) return;
+      say('');
       var back = leftAt && entry === currentEntry() && entry.cells.indexOf(leftAt) >= 0 ? leftAt : null;
       leftAt = null;
       if (back) { select(back, entry.dir); focusGrid(); } else selectEntry(entry, true);
