@@ -8,10 +8,12 @@
  *     versions, each under one address (see pageKey);
  *   - the site's styles, scripts and fonts, kept at install, one store per VERSION, the hash of those
  *     files (and this code) the build writes in: a new version fetches them afresh and drops the old store.
- * Downloads (PDF, PNG, exports) are not kept: the pages are what a reader solves offline.
+ * The archive's thumbnails go among the pages (the index shows them); other downloads (PDF, PNG, exports)
+ * are not kept: the pages are what a reader solves offline. Offline, a page never opened here gets a short
+ * page saying so, with a way back to the archive, and a thumbnail never seen an empty square.
  */
 'use strict';
-var VERSION = '6717c148ac973143';
+var VERSION = '27337657afb8cc89';
 var FILES = ["static/archive.js", "static/favicon.svg", "static/fonts.css", "static/fonts/OFL-SourceSansPro.txt", "static/fonts/OFL-SourceSerifPro.txt", "static/fonts/SourceSansPro-Regular.woff2", "static/fonts/SourceSansPro-Semibold.woff2", "static/fonts/SourceSerifPro-Bold.woff2", "static/fonts/SourceSerifPro-It.woff2", "static/fonts/SourceSerifPro-Regular.woff2", "static/player.css", "static/player.js", "static/site.css"];
 var SCOPE = self.registration.scope;
 var PAGES = 'crossword-press pages ' + SCOPE;
@@ -55,6 +57,8 @@ function pageKey(address) {
   url.search = '';
   url.hash = '';
   if (url.pathname.endsWith('/index.html')) url.pathname = url.pathname.slice(0, -'index.html'.length);
+  // a folder's address typed without its slash (the server redirects it, and a redirect is not kept)
+  else if (!/\/$|\.[A-Za-z0-9]+$/.test(url.pathname)) url.pathname += '/';
   return url.href;
 }
 
@@ -62,8 +66,34 @@ function pageKey(address) {
 // store, anything else (a download) nowhere
 function storeFor(request, url) {
   if (url.href.indexOf(SCOPE + 'static/') === 0) return STATIC + VERSION;
-  if (request.mode === 'navigate' || /(\/|\.html)$/.test(url.pathname)) return PAGES;
+  // a page (a folder, an .html file, an address with no extension), or a thumbnail
+  if (/(\/|\.html|-thumb\.png)$/.test(url.pathname) || !/\.[A-Za-z0-9]+$/.test(url.pathname)) return PAGES;
   return null;
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; });
+}
+
+// Offline, with no copy kept: for a page, a page that says so (in the site's own style, kept at install);
+// for a thumbnail, an empty square where the browser would show a broken image.
+function missing(request, url) {
+  if (request.mode === 'navigate') {
+    var home = escapeHtml(SCOPE);
+    var html = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+      '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Offline</title>' +
+      '<link rel="stylesheet" href="' + home + 'static/site.css"></head><body><main id="main">' +
+      '<h1 class="archive-heading">You are offline</h1>' +
+      '<p>This page has not been opened on this device, so no copy of it is kept here. ' +
+      'The puzzles you have opened before still work offline.</p>' +
+      '<p><a href="' + home + 'index.html">Back to the archive</a></p></main></body></html>';
+    return new Response(html, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+  }
+  if (/-thumb\.png$/.test(url.pathname)) {
+    var svg = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"><rect width="120" height="120" fill="#8881"/></svg>';
+    return new Response(svg, { headers: { 'Content-Type': 'image/svg+xml' } });
+  }
+  return Response.error();
 }
 
 self.addEventListener('fetch', function (event) {
@@ -80,6 +110,10 @@ self.addEventListener('fetch', function (event) {
     }
     return response;
   }).catch(function () {
-    return caches.match(key, { ignoreSearch: true }).then(function (kept) { return kept || Response.error(); });
+    return caches.match(key, { ignoreSearch: true }).then(function (kept) {
+      // a folder's address without its slash: sent on to the kept page's own address, where its links work
+      if (kept && request.mode === 'navigate' && !/\/$|\.[A-Za-z0-9]+$/.test(url.pathname)) return Response.redirect(key, 301);
+      return kept || missing(request, url);
+    });
   }));
 });

@@ -350,8 +350,12 @@ def header() -> str:
     return " ".join(t.ljust(w) if f == "s" else t.rjust(w) for _k, t, w, f in COLUMNS)
 
 
+# the Markdown table has room for whole words (the README's table is this one)
+MARKDOWN_TITLES = {"answers": "answers", "letters": "letter cells", "checked_percent": "% checked", "seconds": "s per run"}
+
+
 def markdown(rows: list[Row]) -> str:
-    head = "| " + " | ".join(t for _k, t, _w, _f in COLUMNS) + " |"
+    head = "| " + " | ".join(MARKDOWN_TITLES.get(k, t) for k, t, _w, _f in COLUMNS) + " |"
     sep = "|" + "|".join("---" for _ in COLUMNS) + "|"
     body = [
         "| " + " | ".join(

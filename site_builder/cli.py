@@ -196,16 +196,21 @@ def _adjacency_notes(puzzle, layout) -> None:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     from .lint import ERROR, expand_paths, lint_paths, summary
+    from .source import unread_sources
 
     if args.files:
         files = expand_paths(args.files)
+        seen = set()
+        for folder in map(Path, args.files):  # what a folder named holds and lint does not read, once a folder
+            if folder.is_dir() and folder.resolve() not in seen:
+                seen.add(folder.resolve())
+                for note in unread_sources(folder):
+                    print(f"note: {note}", file=sys.stderr)
         if not files:  # folders named, and none holds a puzzle: "0 files" alone reads like a pass
             print(f"error: no *.txt puzzle files in {', '.join(args.files)}; name a puzzle file or a folder "
                   "that holds some", file=sys.stderr)
             return 2
     else:
-        from .source import unread_sources
-
         files = puzzle_sources(Path("puzzles"))
         for note in unread_sources(Path("puzzles")):
             print(f"note: {note}", file=sys.stderr)
@@ -254,7 +259,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
         print(f"note: {len(names)} puzzle{'s' if len(names) != 1 else ''} left answers out: {shown}; "
               "raise 'size', or give the answers more letters in common (see the lines above)", file=sys.stderr)
-    if result.drafts and (result.built or result.unchanged) and not args.quiet:
+    if result.drafts and (result.built or result.unchanged) and (result.built or not args.quiet):  # -q: when up to date
         print(f"draft  {', '.join(result.drafts)}: kept off the site until 'draft: false' (or the line removed)")
     folder = out or root / "public"
     # no puzzle changed, but the index, tag pages, feed or static files of a site with puzzles did
@@ -307,10 +312,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     if result.needs_clues and not drifts:
         return 1
     if not drifts:
-        print(f"public/ matches the sources: {len(result.built)} puzzles, no drift")
+        n = len(result.built)
+        print(f"public/ matches the sources: {n} puzzle{'' if n == 1 else 's'}, no drift")
         return 0
     for d in drifts:
-        print(f"drift: public/{d.path}: {d.kind} (from {d.source})")
+        # a file the build does not make comes from no source: it is the author's, or an older build's
+        print(f"drift: public/{d.path}: " + ("not made by the build" if d.kind == "stale" else f"{d.kind} (from {d.source})"))
         if d.diff and not args.brief:
             print(d.diff.rstrip("\n"))
     # `make site` rewrites what differs, but leaves alone a file it does not make (a stray, a hand-made one)
@@ -361,7 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     gen.add_argument("--strategy", choices=sorted(STRATEGIES), help="layout strategy")
     gen.add_argument(
-        "--effort", type=_effort, help="1 to 10: how long optimize and adjacency search (default: front matter, else 1)"
+        "--effort", type=_effort,
+        help="1 to 10: how long the search may run (optimize, adjacency: steps; scored: attempts; "
+        "default: front matter, else 1)"
     )
     gen.set_defaults(func=cmd_generate)
 

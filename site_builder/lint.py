@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from .errors import PuzzleError
 from .model import Entry, letter_groups, lone_answers
-from .source import _SPECIAL_FOLDS, REFERENCE, one_line_positions, parse_source, puzzle_sources, read_source, slug_for
+from .source import REFERENCE, fold_letter, one_line_positions, parse_source, puzzle_sources, read_source, slug_for
 
 ERROR = "error"
 WARNING = "warning"
@@ -76,13 +76,6 @@ def _from_error(e: PuzzleError) -> Diagnostic:
 # ------------------------------------------------------------------ words
 
 
-def _fold(ch: str) -> str:
-    up = ch.upper()
-    if up in _SPECIAL_FOLDS:
-        return _SPECIAL_FOLDS[up]
-    return "".join(c for c in unicodedata.normalize("NFKD", up) if not unicodedata.combining(c))
-
-
 def words_with_columns(text: str, start: int = 0) -> list[tuple[str, int, int]]:
     """Words of `text` folded to A-Z, each with the 0-based [start, end) it spans in `text`.
 
@@ -92,7 +85,7 @@ def words_with_columns(text: str, start: int = 0) -> list[tuple[str, int, int]]:
     word: list[str] = []
     at = end = 0
     for i, ch in enumerate(text[start:], start):
-        folded = _fold(ch)
+        folded = fold_letter(ch)
         if folded and all("A" <= c <= "Z" for c in folded):
             if not word:
                 at = i
@@ -239,9 +232,10 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str], str
 
         number = NUMBERED.search(_unreferenced(entry.clue))
         if number:
+            example = next((e.display for e in entries if e is not entry), "ANSWER")  # one of the list's own
             warn(entry, cols[number.start()], (
                 f"the clue names {number.group(0)}, but numbers come from the layout and change with it; write "
-                "the answer meant between [[ and ]] (\"[[RED ROOM]]\"), and every output prints its number"
+                f"the answer meant between [[ and ]] (\"[[{example}]]\"), and every output prints its number"
             ), "numbered-reference")
 
         if len(entry.clue) > LONG_CLUE:

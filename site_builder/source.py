@@ -52,6 +52,21 @@ _DROPPED = {"'", "’", "‘", ".", "`", "ʻ", "ʼ"}
 _BREAKS = {" ": ",", "-": "-", "–": "-", "‐": "-"}
 
 
+def fold_letter(ch: str) -> str:
+    """A character as A to Z spells it, where it has a usual spelling there (é: E, ß: SS, Æ: AE); any other
+    upper-cased with its accents dropped (a digit, a mark, a letter of another script stays itself)."""
+    up = ch.upper()
+    if up in _SPECIAL_FOLDS:
+        return _SPECIAL_FOLDS[up]
+    return "".join(c for c in unicodedata.normalize("NFKD", up) if not unicodedata.combining(c))
+
+
+def ascii_name(text: str) -> str:
+    """`text` as lowercase letters, digits and single hyphens, folded as answers are ('Straße Café': strasse-cafe);
+    empty when nothing of it is in A to Z or 0 to 9."""
+    return re.sub(r"[^a-z0-9]+", "-", "".join(fold_letter(c) for c in text).lower()).strip("-")
+
+
 @dataclass(frozen=True)
 class NormalisedAnswer:
     letters: str
@@ -71,11 +86,7 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
     for ch in text:
         if unicodedata.combining(ch):  # an accent typed as its own mark (NFD text, e + U+0301) folds away too
             continue
-        up = ch.upper()
-        if up in _SPECIAL_FOLDS:
-            base = _SPECIAL_FOLDS[up]
-        else:
-            base = "".join(c for c in unicodedata.normalize("NFKD", up) if not unicodedata.combining(c)) or ch
+        base = fold_letter(ch) or ch
         folded.append(base)
         typed += [ch] * len(base)
     display = "".join(folded)
@@ -215,8 +226,7 @@ def _check_value(key: str, value: Any) -> Any:
         tags = []
         bad = [str(t).strip() for t in value if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", str(t).strip().lower())]
         if bad:  # every bad tag at once, as written, each with a name that would do
-            fixes = [re.sub(r"[^a-z0-9]+", "-", unicodedata.normalize("NFKD", t).encode("ascii", "ignore").decode()
-                            .lower()).strip("-") for t in bad]
+            fixes = [ascii_name(t) for t in bad]
             said = ", ".join(f"{t!r}" + (f" (say {f})" if f else "") for t, f in zip(bad, fixes))
             raise ValueError(f"tag{'s' if len(bad) > 1 else ''} {said} must be lowercase letters, digits and single "
                              "hyphens between them")
@@ -770,10 +780,9 @@ def _plain_title(slug: str, path: str | Path | None) -> str:
 
 def _loose_slug(path: Path) -> str:
     """A slug for a plain list's output names: its file name's letters and digits, accents dropped
-    (`Crème.txt` gives `creme`); a name with none (`東京.txt`) gets `puzzle-` and a short hash of the name,
+    (`Crème.txt` gives `creme`, `Straße.txt` `strasse`); a name with none (`東京.txt`) gets `puzzle-` and a short hash of the name,
     so two such lists written to one folder do not overwrite each other."""
-    folded = unicodedata.normalize("NFKD", path.stem).encode("ascii", "ignore").decode().lower()
-    slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")
+    slug = ascii_name(path.stem)
     if slug:
         return slug
     import hashlib

@@ -898,7 +898,7 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
         thread.start()
         real_host, real_port = server.server_address[:2]
         print(f"serving {watcher._show(watcher.out)}/ at http://{real_host}:{real_port}/ "
-              f"and watching puzzles/, templates/, site_builder/ (Ctrl-C stops)", flush=True)
+              f"and watching puzzles/, templates/, site_builder/, pyproject.toml (Ctrl-C stops)", flush=True)
         watcher.finish(run)
         watcher.report(run, first=True)
         watcher.tell_unread()

@@ -228,5 +228,6 @@ def test_the_search_is_kept_in_the_address_and_separators_are_not_read(names, pa
     page.reload()
     assert page.input_value("#find") == "creme" and page.input_value("#show") == "new"
     assert shown(page) == ["Crème de la Crème"]
-    # the dots between a card's links are to see: each link's name is its own text
-    assert page.get_by_role("link", name="PDF", exact=True).count() == 1
+    # the dots between a card's links are to see: each link's name is its own text, with the puzzle it is of
+    assert page.get_by_role("link", name="PDF of Crème de la Crème", exact=True).count() == 1
+    assert page.get_by_role("link", name="Solve Crème de la Crème online", exact=True).count() == 1

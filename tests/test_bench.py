@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +151,12 @@ def test_bench_shows_genxword_as_a_row(monkeypatch, tmp_path, capsys):
         assert rows[0]["placed"] <= 10 and rows[0]["fragments"] == 0
     else:
         assert "no valid grid" in text
+
+
+def test_the_markdown_table_has_the_readmes_headings():
+    """The README's table is `bench --markdown`'s: its headings were the terminal table's short ones."""
+    from site_builder.bench import markdown
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    head = markdown([]).splitlines()[0]
+    assert head in readme.splitlines(), head

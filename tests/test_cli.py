@@ -211,7 +211,9 @@ def test_files_in_puzzles_that_look_like_puzzles_but_are_not_read_are_named(tmp_
     (root / "puzzles" / "old" / "x.txt").write_text(SMALL_PUZZLE)
     (root / "puzzles" / "here").symlink_to(".")  # a link to the folder itself is no subfolder
     (root / "puzzles" / "My Herbs.TXT").write_text(SMALL_PUZZLE)
-    for r in (run("build", "--root", str(root)), run("lint", cwd=root)):
+    # lint names them too when given the folder (or the folder twice, or with a file in it: once each)
+    for r in (run("build", "--root", str(root)), run("lint", cwd=root), run("lint", "puzzles", "puzzles/", cwd=root),
+              run("lint", "puzzles", "puzzles/small.txt", cwd=root)):
         assert r.returncode == 0, r.stderr
         notes = [line for line in r.stderr.splitlines() if line.startswith("note: ")]
         assert len(notes) == 4, r.stderr
@@ -282,6 +284,10 @@ def test_check_says_to_delete_a_file_the_build_does_not_make(tmp_path):
     (root / "public" / "small" / "stray.html").write_text("hand-made")
     r = run("check", "--root", str(root))
     assert r.returncode == 1 and "delete them (git rm)" in r.stderr and "make site" not in r.stderr, r.stderr
+    # no source makes it: not "stale (from site (templates, ...))", as if the site's templates did
+    assert "drift: public/small/stray.html: not made by the build\n" in r.stdout, r.stdout
+    (root / "public" / "small" / "stray.html").unlink()
+    assert run("check", "--root", str(root)).stdout == "public/ matches the sources: 1 puzzle, no drift\n"
 
 
 def test_build_of_an_empty_project_says_how_to_start(tmp_path):
@@ -302,6 +308,11 @@ def test_a_build_names_the_drafts_it_keeps_off_the_site(tmp_path):
     for _ in range(2):  # built, then up to date: said each time
         r = run("build", "--root", str(root))
         assert r.returncode == 0 and "draft  wip: kept off the site until 'draft: false'" in r.stdout, r.stdout
+    # --quiet says nothing when all is up to date, and what a build did (the drafts too) when it built
+    assert run("build", "--root", str(root), "-q").stdout == ""
+    (root / "puzzles" / "done.txt").write_text(SMALL_PUZZLE.replace("| ", "| A ", 1))
+    r = run("build", "--root", str(root), "-q")
+    assert "build  done" in r.stdout and "draft  wip: kept off the site" in r.stdout, r.stdout
 
 
 def test_file_system_errors_name_the_folder_and_the_right_fix(tmp_path):

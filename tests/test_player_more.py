@@ -7,6 +7,7 @@ columns) and a small one (kitchen-herbs) beside the tests' own small grid.
 
 from __future__ import annotations
 
+import base64
 import re
 from types import SimpleNamespace
 
@@ -1786,3 +1787,48 @@ def test_a_focused_menu_item_has_an_outline(open_page):
     style = "getComputedStyle(document.activeElement)"
     assert p.page.evaluate(f"{style}.outlineStyle") != "none"
     assert float(p.page.evaluate(f"parseFloat({style}.outlineWidth)")) >= 2
+
+
+def test_offline_the_archive_keeps_its_thumbnails_and_an_unopened_page_says_why_it_is_missing(browser, tmp_path):
+    """Offline, most of the archive's thumbnails were broken images (they were not kept), a puzzle never
+    opened gave the browser's own error page, and a folder's address typed without its slash failed even
+    where the page was kept."""
+    import functools
+    import http.server
+    import threading
+
+    from site_builder.site import build_site
+    from tests.test_site import make_repo, small
+
+    root = make_repo(tmp_path, a=small("A"), b=small("B", date="2026-01-02"), c=small("C", date="2026-01-03"))
+    assert build_site(root, report=lambda line: None, quick=True).ok
+    thumb = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAWk1v8QAAAABJRU5ErkJggg==")
+    for slug in "abc":  # a quick build makes no PNG
+        (root / "public" / slug / f"{slug}-thumb.png").write_bytes(thumb)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root / "public"))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    broken = "[...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).length"
+    try:
+        page = context.new_page()
+        page.goto(base + "a/index.html")
+        page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20000)
+        page.goto(base + "index.html")
+        page.wait_for_function(f"{broken} === 0")
+        context.set_offline(True)
+        page.reload()
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        page.wait_for_function(f"document.images.length === 3 && {broken} === 0", timeout=10000)
+        page.goto(base + "c/index.html")  # never opened
+        assert "offline" in page.inner_text("h1").lower()
+        page.click("text=Back to the archive")
+        assert page.locator(".card").count() == 3
+        page.goto(base + "a")  # no slash: the kept a/ at its own address
+        assert page.url == base + "a/" and page.is_visible(".cell")
+        assert page.evaluate("getComputedStyle(document.querySelector('.cell')).borderTopStyle") == "solid"  # styled
+    finally:
+        context.close()
+        server.shutdown()

@@ -608,3 +608,26 @@ def test_the_offline_worker_is_a_site_file_versioned_by_its_code_and_the_static_
 
 def _version(worker: str) -> str:
     return re.search(r"var VERSION = '([^']+)'", worker).group(1)
+
+
+def test_a_404_page_links_from_the_sites_own_path_and_every_puzzle_page_has_a_description(tmp_path):
+    """A host answered a wrong address with its bare error page; a puzzle with no description had no
+    description for search results and link previews."""
+    import re
+
+    root = make_repo(tmp_path, a=small("A"), b=small("B", extra="description: Pets and cards\n"))
+    config = root / "pyproject.toml"
+    config.write_text(re.sub(r'(?m)^base_url = ".*"$', 'base_url = "https://example.org/xw/"', config.read_text()))
+    assert build_site(root, report=quiet, quick=True).ok
+    page = (root / "public" / "404.html").read_text()
+    links = re.findall(r'(?:href|src)="([^"#]+)"', page)  # not the skip link's "#main"
+    assert links and all(link.startswith("/xw/") for link in links), links
+    for link in links:  # every one names a file the build wrote
+        assert (root / "public" / link.removeprefix("/xw/")).is_file(), link
+    assert "/xw/tags/pets.html" in links and "/xw/index.html" in links
+
+    def description(slug):
+        return re.search(r'<meta name="description" content="([^"]*)">', (root / "public" / slug / "index.html").read_text())[1]
+
+    assert description("b") == "Pets and cards"
+    assert re.fullmatch(r"A freeform crossword of 4 answers in a \d+×\d+ grid, by Ann, 1 January 2026\.", description("a"))

@@ -417,6 +417,12 @@ def test_every_bad_tag_is_named_at_once_as_written():
                      "digits and single hyphens between them")
 
 
+def test_a_bad_tags_suggestion_folds_letters_as_answers_and_the_finder_do():
+    # 'straße' was told to say 'strae'; the finder matches 'strasse', as an answer spells it
+    (error,) = errors_of('---\ntitle: T\ndate: 2026-01-01\ntags: [straße, Æsir rocks, Łódź]\n---\nBASIL | Herb\nLIBS | Freedoms\n')
+    assert "'straße' (say strasse), 'Æsir rocks' (say aesir-rocks), 'Łódź' (say lodz)" in error
+
+
 @pytest.mark.parametrize(
     "text, expected",
     [

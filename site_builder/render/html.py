@@ -175,6 +175,16 @@ def puzzle_data(puzzle: Puzzle, layout: Layout) -> dict:
     }
 
 
+def summary(puzzle: Puzzle, layout: Layout) -> str:
+    """A line about the puzzle for a page that has no description (search results, link previews):
+    'A freeform crossword of 30 answers in a 19×18 grid, by Ann Lee, 16 November 2026.'"""
+    meta = puzzle.meta
+    n = len(layout.placements)
+    by = f", by {meta.author}" if meta.author else ""
+    when = f", {long_date(meta.date, weekday=False)}" if meta.date else ""
+    return f"A freeform crossword of {n} answer{'' if n == 1 else 's'} in a {layout.cols}×{layout.rows} grid{by}{when}."
+
+
 def render_puzzle_page(
     puzzle: Puzzle,
     layout: Layout,
@@ -205,6 +215,7 @@ def render_puzzle_page(
         difficulty=meta.difficulty,
         tags=meta.tags,
         description=meta.description,
+        summary=summary(puzzle, layout),
         notes=paragraphs(meta.notes),
         copyright=meta.copyright,
         rows=layout.rows,

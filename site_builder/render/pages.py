@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import jinja2
 
@@ -72,7 +73,7 @@ _last: list[tuple[tuple, dict[str, str]]] = []
 
 
 def site_pages(infos: list, config: SiteConfig, fingerprint: str | None = None) -> dict[str, str]:
-    """index.html, tags/<tag>.html and feed.xml for the puzzles (newest first).
+    """index.html, tags/<tag>.html, feed.xml and 404.html for the puzzles (newest first).
 
     `fingerprint` names the templates and code they are rendered with (the build's code fingerprint);
     given one, the pages of the last call are reused when the same puzzles show the same details.
@@ -113,6 +114,8 @@ def _render_pages(env, entries: list[dict], config: SiteConfig) -> dict[str, str
             site=config, entries=entries[:FEED_ENTRIES], updated=max((e["date"] for e in entries), default="1970-01-01")
         ),
     }
+    # a host serves it for any address without a page, at any depth: its links start from the site's own path
+    files["404.html"] = env.get_template("404.html").render(site=config, tags=tags, root=urlsplit(config.base_url).path)
     for tag, _n in tags:
         tagged = [e for e in entries if tag in e["tags"]]
         files[f"tags/{tag}.html"] = env.get_template("index.html").render(
