@@ -1832,3 +1832,20 @@ def test_offline_the_archive_keeps_its_thumbnails_and_an_unopened_page_says_why_
     finally:
         context.close()
         server.shutdown()
+
+
+def test_a_screen_readers_table_reading_knows_each_squares_row_and_column_and_the_cursor(open_page):
+    """Rows hold only the letter squares, so table navigation said "column 1" of a square in column 4;
+    and the square under the cursor was not marked as selected."""
+    p = open_page("kitchen-herbs")
+    word = p.layout.down[0]
+    r, c = word.cells()[1]
+    p.page.click(f"#{cell_id((r, c))}")
+    where = p.page.evaluate("""(id) => { const el = document.getElementById(id);
+        return [el.getAttribute('aria-colindex'), el.closest('[role=row]').getAttribute('aria-rowindex')]; }""",
+                            cell_id((r, c)))
+    assert where == [str(c + 1), str(r + 1)]
+    assert p.page.get_attribute("#grid", "aria-colcount") == str(p.layout.cols)
+    assert p.page.evaluate("[...document.querySelectorAll('[aria-selected=true]')].map(e => e.id)") == [cell_id((r, c))]
+    p.page.keyboard.press("ArrowDown")
+    assert p.page.evaluate("[...document.querySelectorAll('[aria-selected=true]')].map(e => e.id)") == [p.current()]

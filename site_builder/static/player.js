@@ -339,6 +339,7 @@
   }
   function mark(el, cls) { if (el) { el.classList.add(cls); marked.push(el); } }
 
+  var selectedEl = null;
   function drawSelection() {
     clearMarks();
     var entry = currentEntry();
@@ -354,6 +355,11 @@
       mark(cross.li, 'cross-current');
     }
     mark(cur.el, 'current');
+    if (selectedEl !== cur.el) {  // the square the cursor is on, for a screen reader's table reading too
+      if (selectedEl) selectedEl.removeAttribute('aria-selected');
+      selectedEl = cur.el;
+      selectedEl.setAttribute('aria-selected', 'true');
+    }
     mark(entry.li, 'active');
     currentButton = entry.li.querySelector('.clue-button');
     if (currentButton) currentButton.setAttribute('aria-current', 'true');
