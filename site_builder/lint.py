@@ -390,6 +390,29 @@ def lint_file(path: str | Path) -> list[Diagnostic]:
     out.extend(check_front_matter(shown, parsed.meta, parsed.lines))
     out.extend(check_puz_text(shown, parsed.meta, parsed.entries, parsed.lines))
     out.extend(check_room(shown, parsed.meta, parsed.entries, parsed.lines))
+    return _cap_warnings(sorted(out, key=Diagnostic.sort_key))
+
+
+MAX_SAME_WARNINGS = 20  # warnings of one kind shown for one file; past them, one line counts the rest
+
+
+def _cap_warnings(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The first MAX_SAME_WARNINGS warnings of each kind, and one more line counting the rest of that kind:
+    a list of 1,000 answers with one clue copied down gave 1,000 duplicate-clue lines (the summary still
+    counts every one)."""
+    seen: dict[str, list[Diagnostic]] = {}
+    for d in diagnostics:
+        if d.level != ERROR:
+            seen.setdefault(d.code, []).append(d)
+    rest = {code: ds[MAX_SAME_WARNINGS:] for code, ds in seen.items() if len(ds) > MAX_SAME_WARNINGS + 1}
+    if not rest:
+        return diagnostics
+    dropped = {id(d) for ds in rest.values() for d in ds}
+    out = [d for d in diagnostics if id(d) not in dropped]
+    for code, ds in rest.items():
+        out.append(Diagnostic(ds[0].path, ds[0].line, None, WARNING, (
+            f"{len(ds)} more {code} warnings after these (up to line {ds[-1].line}); "
+            "fix the ones above, and lint again"), code, count=len(ds)))
     return sorted(out, key=Diagnostic.sort_key)
 
 

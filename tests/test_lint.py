@@ -454,3 +454,15 @@ def test_lint_of_a_folder_with_no_puzzles_says_so_and_fails(tmp_path):
     (tmp_path / "notes.md").write_text("not a puzzle")
     r = run("lint", str(tmp_path))
     assert r.returncode == 2 and f"no *.txt puzzle files in {tmp_path}" in r.stderr, r.stderr
+
+
+def test_warnings_of_one_kind_stop_at_twenty_and_one_line_counts_the_rest(tmp_path):
+    """300 answers with one clue copied down gave 299 duplicate-clue lines; errors already stopped at 20."""
+    words = [a + b + c + "E" for a in "BCDFGHJKLMNPRSTV" for b in "AEIOU" for c in "RSTLN"][:300]
+    path = tmp_path / "copied.txt"
+    path.write_text("---\ntitle: T\ndate: 2026-01-01\nsize: 60\n---\n" + "".join(f"{w} | Same clue\n" for w in words))
+    found = lint_file(path)
+    dup = [d for d in found if d.code == "duplicate-clue"]
+    assert len(dup) == 21 and dup[-1].count == 279 and "279 more duplicate-clue warnings" in dup[-1].message
+    assert dup[-1].line == 27 and "up to line 305" in dup[-1].message
+    assert summary(found, 1).startswith("0 errors, 299 warnings")
