@@ -251,8 +251,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     from .config import SiteConfig, load_config
 
     if (result.built or result.unchanged) and load_config(root / "pyproject.toml").base_url == SiteConfig.base_url:
-        print("note: the feed links to the placeholder https://example.org/; set base_url (and title) under "
-              "[tool.crossword] in pyproject.toml (README, The archive site)", file=sys.stderr)
+        print("note: the feed links to the placeholder https://example.org/ (and the 404 page from its path); set base_url "
+              "(and title) under [tool.crossword] in pyproject.toml (README, The archive site)", file=sys.stderr)
     if len(result.left_out) > 1 or (result.left_out and len(result.built) > 8):
         # said on each puzzle's line too; after a long build, the list in one place
         names = sorted(result.left_out)

@@ -235,7 +235,7 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str], str
             example = next((e.display for e in entries if e is not entry), "ANSWER")  # one of the list's own
             warn(entry, cols[number.start()], (
                 f"the clue names {number.group(0)}, but numbers come from the layout and change with it; write "
-                f"the answer meant between [[ and ]] (\"[[{example}]]\"), and every output prints its number"
+                f"the answer meant between [[ and ]] (e.g. \"[[{example}]]\"), and every output prints its number"
             ), "numbered-reference")
 
         if len(entry.clue) > LONG_CLUE:

@@ -57,17 +57,19 @@ function pageKey(address) {
   url.search = '';
   url.hash = '';
   if (url.pathname.endsWith('/index.html')) url.pathname = url.pathname.slice(0, -'index.html'.length);
-  // a folder's address typed without its slash (the server redirects it, and a redirect is not kept)
-  else if (!/\/$|\.[A-Za-z0-9]+$/.test(url.pathname)) url.pathname += '/';
   return url.href;
 }
+
+// an address with no file name's extension and no closing slash: a folder's typed without its slash (the
+// server redirects it, and a redirect is not kept), or a page a host serves without its '.html'
+function bare(url) { return !/\/$|\.[A-Za-z0-9]+$/.test(url.pathname); }
 
 // where a response of this site is kept: a page in PAGES, one of the site's files in this version's
 // store, anything else (a download) nowhere
 function storeFor(request, url) {
   if (url.href.indexOf(SCOPE + 'static/') === 0) return STATIC + VERSION;
   // a page (a folder, an .html file, an address with no extension), or a thumbnail
-  if (/(\/|\.html|-thumb\.png)$/.test(url.pathname) || !/\.[A-Za-z0-9]+$/.test(url.pathname)) return PAGES;
+  if (/(\/|\.html|-thumb\.png)$/.test(url.pathname) || bare(url)) return PAGES;
   return null;
 }
 
@@ -111,9 +113,13 @@ self.addEventListener('fetch', function (event) {
     return response;
   }).catch(function () {
     return caches.match(key, { ignoreSearch: true }).then(function (kept) {
-      // a folder's address without its slash: sent on to the kept page's own address, where its links work
-      if (kept && request.mode === 'navigate' && !/\/$|\.[A-Za-z0-9]+$/.test(url.pathname)) return Response.redirect(key, 301);
-      return kept || missing(request, url);
+      if (kept || !(store === PAGES && request.mode === 'navigate' && bare(url))) return kept || missing(request, url);
+      // not kept as typed: a folder's address without its slash is sent on to the kept page's own address,
+      // where its relative links work
+      var folder = pageKey(request.url) + '/';
+      return caches.match(folder, { ignoreSearch: true }).then(function (page) {
+        return page ? Response.redirect(folder, 301) : missing(request, url);
+      });
     });
   }));
 });

@@ -494,7 +494,7 @@
     statusEl.textContent = text;
     if (!text) return;
     if (solvedEl.classList.contains('pinned')) player.style.setProperty('--solved-room', solvedEl.offsetHeight + 'px');
-    uncover(statusEl, cur ? cur.el : wrap);
+    if (cur) uncover(statusEl, cur.el);
   }
 
   // A message stuck to the window's foot (`note`) sits over what runs below it: the page moves up until `el`
@@ -1055,8 +1055,8 @@
     'reveal-puzzle': function () { reveal('puzzle'); },
     'clear-word': function () { clear('word'); },
     'clear-puzzle': function () { clear('puzzle'); },
-    'prev-clue': function () { moveClue(-1, true); },
-    'next-clue': function () { moveClue(1, true); }
+    'prev-clue': function () { say(''); moveClue(-1, true); },  // a move, as Tab is: the message has been seen
+    'next-clue': function () { say(''); moveClue(1, true); }
   };
 
   player.addEventListener('click', function (e) {
@@ -1152,7 +1152,8 @@
   var start = saved && saved.cursor && cellAt[saved.cursor[0] + ',' + saved.cursor[1]];
   if (start) select(start, saved.cursor[2] === 'down' ? 'down' : 'across');
   else select(entries[0].cells[0], entries[0].dir);
-  if (changed) say('This puzzle was changed since you last played it, so your letters were cleared.');
+  // said as the page opens: where it is, without moving the page (`say` would, to uncover the cursor)
+  if (changed) statusEl.textContent = 'This puzzle was changed since you last played it, so your letters were cleared.';
 
   // A phone turned sideways (a new width): the grid's sideways scroll must find the cursor again. A new
   // height alone is a phone's address bar coming and going as the solver scrolls down to the clues:
