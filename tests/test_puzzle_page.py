@@ -86,7 +86,9 @@ def test_cells_have_labels_naming_their_entries(small):
     puzzle, layout = small
     text = page(puzzle, layout)
     p = layout.across[0]
-    label = re.search(rf'id="cell-{p.row}-{p.col}" role="gridcell" aria-label="([^"]*)"', text).group(1)
+    cell = re.search(rf'id="cell-{p.row}-{p.col}" role="gridcell" aria-colindex="(\d+)" aria-label="([^"]*)"', text)
+    assert cell[1] == str(p.col + 1)
+    label = cell[2]
     assert label.startswith(f"Row {p.row + 1}, column {p.col + 1}: {p.number} Across, letter 1 of {len(p.answer)}")
 
 
