@@ -53,6 +53,7 @@ from typing import Callable, Sequence
 from .errors import CrosswordError
 from .site import PACKAGE, STATIC, TEMPLATES, BuildResult, build_site
 from .source import is_ignored, puzzle_sources
+from . import writer
 from .writer import make_folder
 
 QUIET = 0.2  # seconds without events before a rebuild starts
@@ -329,7 +330,9 @@ RELOAD_SCRIPT = """<script>/* crossword watch: live reload, added when served, n
       box.appendChild(document.createElement("div"));
       document.body.appendChild(box);
     }
-    var text = "The last save did not build; this page is the last good one.\\n" + list.join("\\n");
+    var missing = document.querySelector('meta[name="crossword-watch"][content="missing"]');  // the 404 below
+    var text = (missing ? "The last save did not build, so this page is not there yet.\\n" :
+      "The last save did not build; this page is the last good one.\\n") + list.join("\\n");
     if (box.lastChild.textContent !== text) { box.lastChild.textContent = text; box.hidden = false; }
   }
   show(problems);
@@ -455,7 +458,8 @@ class Handler(SimpleHTTPRequestHandler):
         """A 404 page that carries the reload script: a puzzle that is being added appears by itself."""
         state = self.reload_state
         page = (
-            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title></head><body>"
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title>"
+            "<meta name=\"crossword-watch\" content=\"missing\"></head><body>"
             f"<h1>Not found</h1><p>public/{html.escape(rel)} does not exist (yet).</p>"
             "<p><a href=\"/\">All puzzles</a></p></body></html>\n"
         ).encode()
@@ -636,7 +640,7 @@ class Watcher:
         t0 = time.perf_counter()
         # a save while the PNG and PDF render ends this build between two renders: the save's own quick
         # build comes first, and the full build after it does what this one left
-        full, _ = self._build("full", stop=self.queue.pending)
+        full, _ = self._build("full", stop=lambda: self.queue.pending() or writer.stop_requested)
         if full.stopped:
             return
         run.full = full
@@ -664,7 +668,12 @@ class Watcher:
         if built:
             done.append(f"rebuilt {_names(built)}")
         if removed:
-            done.append(f"removed {_names(removed)}")
+            drafts = {s for r in results for s in r.drafts}
+            gone, kept_off = [s for s in removed if s not in drafts], [s for s in removed if s in drafts]
+            if gone:
+                done.append(f"removed {_names(gone)}")
+            if kept_off:  # made a draft: its outputs go, the file stays (as `build` says it)
+                done.append(f"removed {_names(kept_off)} (a draft: kept off the site until 'draft: false')")
         site = {p for r in results for p in r.written if _is_site_page(p, self.out)}
         if site and not built and not removed:
             done.append("updated the index")
@@ -780,8 +789,9 @@ def _in_public(path: Path, out: Path) -> Path | None:
 
 
 def _is_site_page(path: Path, out: Path) -> bool:
+    """The index, the feed, the 404 page or a tag page (not sw.js, which a static file's edit rewrites)."""
     rel = _in_public(path, out)
-    return rel is not None and (len(rel.parts) == 1 or rel.parts[0] == "tags")
+    return rel is not None and (rel.parts[0] == "tags" or len(rel.parts) == 1 and rel.suffix in (".html", ".xml"))
 
 
 def _in_static(path: Path, out: Path) -> str | None:
@@ -876,6 +886,10 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
             return
         signalled.append(signum)
         stopping.set()
+        # from here nothing is written: a Stop raised inside a C callback (cairo, pango) is swallowed there, and
+        # the render it cut short could come back looking complete; the build stops at its next write instead
+        # of running on to its end (a full build of the archive)
+        writer.stop_requested = True
         # a Stop raised inside a finalizer (a weakref callback the collector ran just then) is swallowed
         # and printed as 'Exception ignored'; the loop stops anyway on `stopping`, so that print is noise
         default = sys.unraisablehook
@@ -911,7 +925,11 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
         while not stopping.is_set():
             if watcher.step(0.5) and watcher.restart_wanted:
                 names = ", ".join(watcher._show(p) for p in watcher.restart_wanted)
-                if _code_ok(watcher.restart_wanted, lambda line: print(line, file=sys.stderr, flush=True)):
+                def code_error(line: str) -> None:  # in the terminal, and in the open pages' panel
+                    print(line, file=sys.stderr, flush=True)
+                    state.fail(line)
+
+                if _code_ok(watcher.restart_wanted, code_error):
                     print(f"{time.strftime('%H:%M:%S')}  {names} changed: restarting with the new code", flush=True)
                     restart = watcher.restart_wanted
                     break
@@ -931,6 +949,7 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
         server.server_close()
         watcher.stop_observer()
         _sweep_temp_files([watcher.out, root / ".cache"], started)
+        writer.stop_requested = False  # the process ends, or (a caller in this process) builds again
         if restart or not signalled:
             # a restart's new process must hear them (an ignored signal stays ignored across exec), as must
             # a caller this returns to without a stop; after a stop signal the process is ending: a second

@@ -220,22 +220,29 @@ def test_progress_of_an_older_version_of_the_puzzle_is_removed_and_the_solver_to
     p.page.evaluate(put, [[old] + others[:3], "BASIL"])
     p.page.reload()
     assert p.page.inner_text(".status") == notice
-    assert p.page.evaluate(keys) == sorted(others)  # other puzzles' progress is never touched
     assert set(p.grid_letters().values()) == {""} and p.page.inner_text(".timer") == "0:00"
     p.page.reload()
-    assert p.page.inner_text(".status") == ""  # said once
-    # an old save with no letters in it goes without a word
-    p.page.evaluate(put, [[old], "....."])
-    p.page.reload()
-    assert p.page.inner_text(".status") == "" and p.page.evaluate(keys) == sorted(others)
+    assert p.page.inner_text(".status") == ""  # said once (a tab's reloads: watch mode reloads on every save)
+    # the old save stays until the solver types in this version: an answer changed back finds it
+    assert p.page.evaluate(keys) == sorted(others + [old])
+    p.page.click(f"#clue-across-{p.layout.across[0].number}")  # a move saves, and keeps it still
+    assert p.page.evaluate(keys) == sorted(others + [key, old])
     # this version's own progress is kept over reloads, with nothing said
     word = p.layout.across[0]
-    p.page.click(f"#clue-across-{word.number}")
     p.page.keyboard.press("Home")
     p.page.keyboard.type(word.answer[0])
+    assert p.page.evaluate(keys) == sorted(others + [key])  # other puzzles' progress is never touched
     p.page.reload()
     assert p.page.inner_text(".status") == "" and p.letter(*word.cells()[0]) == word.answer[0]
-    assert key in p.page.evaluate(keys)
+    # an old save with no letters in it goes without a word, with this version's first letters
+    q = open_page("kitchen-herbs")  # a browser of its own: nothing saved there yet
+    q.page.evaluate(put, [[old], "....."])
+    q.page.reload()
+    assert q.page.inner_text(".status") == ""
+    q.page.click(f"#clue-across-{word.number}")
+    q.page.keyboard.press("Home")
+    q.page.keyboard.type(word.answer[0])
+    assert q.page.evaluate(keys) == [key]
 
 
 # ---------------------------------------------------------------- 3. revealing is not solving
@@ -1528,10 +1535,10 @@ def test_an_older_version_saved_at_the_folders_address_is_removed_at_index_html(
         wrong: '', elapsed: 5000, solved: false, cursor: null, page: location.pathname.replace(/index\\.html$/, '')}))""", old)
     p.page.reload()
     assert p.page.inner_text(".status").startswith("This puzzle was changed since you last played it")
-    assert old not in p.page.evaluate("Object.keys(localStorage)")
     # and this page's own saves say the folder's address, as the feed's link opens it
     p.page.click(".cell")
     p.page.keyboard.type("A")
+    assert old not in p.page.evaluate("Object.keys(localStorage)")  # gone with this version's first letter
     saved = p.page.evaluate("(k) => JSON.parse(localStorage.getItem(k)).page", key)
     assert saved.endswith("/kitchen-herbs/") and not saved.endswith("index.html")
 
@@ -1855,3 +1862,23 @@ def test_a_screen_readers_table_reading_knows_each_squares_row_and_column_and_th
     assert p.page.evaluate("[...document.querySelectorAll('[aria-selected=true]')].map(e => e.id)") == [cell_id((r, c))]
     p.page.keyboard.press("ArrowDown")
     assert p.page.evaluate("[...document.querySelectorAll('[aria-selected=true]')].map(e => e.id)") == [p.current()]
+
+
+def test_a_reload_after_an_answer_changed_gives_the_grid_the_keyboard_back(site, open_page):
+    """Watch mode reloads the page on every save; after an answer edit (a new storage key) the grid lost the
+    keyboard, because the note that it had it was kept under the old key."""
+    folder, layouts = site
+    page_file = folder / "herbs-edited" / "index.html"
+    page_file.parent.mkdir(exist_ok=True)
+    text = (folder / "kitchen-herbs" / "index.html").read_text()
+    page_file.write_text(text)
+    layouts["herbs-edited"] = layouts["kitchen-herbs"]
+    p = open_page("herbs-edited")
+    key = p.page.evaluate("JSON.parse(document.getElementById('puzzle-data').textContent).storageKey")
+    p.page.click(f"#{cell_id(p.layout.across[0].cells()[0])}")
+    p.page.keyboard.type("Q")
+    assert p.focused() == "grid-input"
+    page_file.write_text(text.replace(key, key.rsplit(":", 1)[0] + ":0123456789ab"))  # the answer edit's rebuild
+    p.page.reload()
+    assert p.page.inner_text(".status").startswith("This puzzle was changed")
+    assert p.focused() == "grid-input"

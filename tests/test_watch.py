@@ -426,6 +426,11 @@ def test_many_open_tabs_share_one_waiting_request_and_show_the_builds_errors(wat
             fresh = context.new_page()  # a page opened now shows it from the start
             fresh.goto(f"{base}/", timeout=8000)
             assert "b.txt:7:" in fresh.inner_text("#crossword-watch-problems")
+            assert "this page is the last good one" in fresh.inner_text("#crossword-watch-problems")
+            missing = context.new_page()  # a page not built yet (a new puzzle saved broken) is no last good one
+            missing.goto(f"{base}/nothing-yet/", timeout=8000)
+            said = missing.inner_text("#crossword-watch-problems")
+            assert "this page is not there yet" in said and "last good one" not in said, said
             # fixed: the banner goes from every page
             n = len(watch.summaries())
             src.write_text(good)
@@ -445,6 +450,22 @@ def test_a_rewritten_stylesheet_is_said_not_no_output_changed(tmp_path):
     run = Rebuild([("changed", "site_builder/static/site.css")], quick=BuildResult(written=[tmp_path / "public" / "static" / "site.css"]))
     line = w.describe(run)
     assert "updated static/site.css" in line and "no output changed" not in line, line
+    # the offline worker's version changes with it, but the index does not: it was said "updated the index"
+    run = Rebuild([("changed", "site_builder/static/site.css")],
+                  quick=BuildResult(written=[tmp_path / "public" / "static" / "site.css", tmp_path / "public" / "sw.js"]))
+    line = w.describe(run)
+    assert "updated static/site.css" in line and "index" not in line, line
+
+
+def test_a_puzzle_made_a_draft_is_said_to_be_kept_off_the_site(tmp_path):
+    from site_builder.site import BuildResult
+    from site_builder.watch import Rebuild, Watcher
+
+    (tmp_path / "puzzles").mkdir()
+    w = Watcher(tmp_path)
+    run = Rebuild([("changed", "puzzles/wip.txt")], quick=BuildResult(removed=["wip"], drafts=["wip"]))
+    line = w.describe(run)
+    assert "removed wip (a draft: kept off the site until 'draft: false')" in line, line
 
 
 def test_the_pages_errors_follow_the_builds(tmp_path):
@@ -508,3 +529,23 @@ def test_a_save_during_the_full_build_stops_it_and_the_next_quiet_moment_finishe
     w.finish(again)
     assert again.full is not None and again.full.built == ["a"] and not w.full_owed
     assert (root / "public" / "a" / "a.pdf").exists() and (root / "public" / "a" / "a.png").exists()
+
+
+def test_a_stop_signal_ends_the_full_build_at_its_next_render_even_when_the_stop_itself_was_swallowed(tmp_path, monkeypatch):
+    """A Ctrl-C whose Stop a C callback (cairo, pango) swallowed left the full build running to its end (seconds
+    here, minutes on a big archive): the watcher's signal handler now also sets the writer's stop flag, which
+    the full build checks between renders."""
+    from site_builder import writer
+    from site_builder.watch import Rebuild, Watcher
+
+    root = make_repo(tmp_path, a=small("Alpha"), b=small("Bravo", "2026-02-01"))
+    w = Watcher(root, say=lambda line: None)
+    run = w.start()
+    assert w.full_owed
+    monkeypatch.setattr(writer, "stop_requested", True)  # what on_signal sets, its Stop lost in a callback
+    w.finish(run)
+    assert run.full is None and not any((root / "public" / s / f"{s}.pdf").exists() for s in "ab")
+    monkeypatch.setattr(writer, "stop_requested", False)
+    again = Rebuild([])
+    w.finish(again)
+    assert again.full is not None and sorted(again.full.built) == ["a", "b"]

@@ -182,7 +182,8 @@
   });
   // A reload (the watcher's live reload after a save, or F5) while solving
   // keeps the solver's place: the grid gets the keyboard back, and the clock runs.
-  var FOCUS_KEY = data.storageKey + ':had-focus';
+  // (per page, not per version: an answer changed in watch mode gives the page a new storage key)
+  var FOCUS_KEY = 'crossword-press:had-focus:' + pagePath(location.pathname);
   function session() {
     try { return window.sessionStorage; } catch (err) { return null; }
   }
@@ -223,6 +224,10 @@
     try {
       store.setItem(data.storageKey, text);
       lastSeen = text;
+      if (othersKept && /[A-Z]/.test(state.letters)) {
+        othersKept = false;
+        forgetOtherVersions(true);
+      }
     } catch (err) {
       // full or disabled: play on. lastSeen stays the last state that was really stored, so coming
       // back to the tab takes up only a save some other tab made, never the older one this tab could
@@ -251,14 +256,25 @@
   }
 
   // A puzzle rebuilt with an answer changed or moved gets a new key (render/html.py puzzle_data), and what
-  // was saved under the old one does not fit its grid. Once this version has no save of its own, the saves
-  // of this page's other versions are removed: a key of this slug, saved by this very page (every site
-  // opened from file:// shares one storage, and another site may have a puzzle of this name). Says
-  // whether any held letters.
+  // was saved under the old one does not fit its grid. The saves of this page's other versions (a key of
+  // this slug, saved by this very page: every site opened from file:// shares one storage, and another site
+  // may have a puzzle of this name) are removed once the solver types in this version: an answer changed
+  // and changed back (a typo saved in watch mode) finds its progress still there. Says whether any held
+  // letters; `remove`, to remove them.
   // one page, two addresses: the archive links to slug/index.html, the feed to slug/
   function pagePath(path) { return path.replace(/\/index\.html$/, '/'); }
 
-  function forgetOtherVersions() {
+  function noticeSaid() {
+    var s = session(), key = 'crossword-press:changed-said:' + data.storageKey;
+    try {
+      if (!s || s.getItem(key)) return !!s;
+      s.setItem(key, '1');
+    } catch (err) { /* private mode: said each time */ }
+    return false;
+  }
+
+  var othersKept = false;  // this version has no save yet: other versions' saves wait for its first letter
+  function forgetOtherVersions(remove) {
     var store = storage();
     var prefix = data.storageKey.slice(0, data.storageKey.lastIndexOf(':') + 1);
     var lost = false;
@@ -271,7 +287,7 @@
         try { old = JSON.parse(store.getItem(key)); } catch (err) { /* not a save */ }
         if (!old || typeof old.page !== 'string' || pagePath(old.page) !== pagePath(location.pathname)) return;
         lost = lost || /[A-Z]/.test(old.letters);
-        store.removeItem(key);
+        if (remove) store.removeItem(key);
       });
     } catch (err) { /* storage refused: nothing to tidy */ }
     return lost;
@@ -1119,7 +1135,9 @@
 
   lastSeen = readSaved();
   var saved = parseState(lastSeen);
-  var changed = !lastSeen && forgetOtherVersions();
+  othersKept = !lastSeen;
+  // said once a tab: a reload (watch mode's, after every save) before the solver types says nothing again
+  var changed = !lastSeen && forgetOtherVersions(false) && !noticeSaid();
   if (saved) applyState(saved);
   else cells.forEach(drawCell);
 
