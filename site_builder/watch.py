@@ -218,6 +218,13 @@ class ReloadState:
             self._problems[""] = message
             return self._next(set(), [])
 
+    def code_failed(self, messages: list[str]) -> int:
+        """Changed Python code that does not compile: pages show it until the fixed code restarts the watcher
+        (a new process, a new state); a build of the old code meanwhile does not clear it."""
+        with self._cond:
+            self._problems["code:"] = "\n".join(messages)
+            return self._next(set(), [])
+
     def _next(self, changed: set[str], removed, everything: bool = False) -> int:
         self.build += 1
         self._history.append((self.build, frozenset(changed), frozenset(removed), everything))
@@ -331,7 +338,7 @@ RELOAD_SCRIPT = """<script>/* crossword watch: live reload, added when served, n
       document.body.appendChild(box);
     }
     var missing = document.querySelector('meta[name="crossword-watch"][content="missing"]');  // the 404 below
-    var text = (missing ? "The last save did not build, so this page is not there yet.\\n" :
+    var text = (missing ? "This page does not exist (yet), and the last save did not build:\\n" :
       "The last save did not build; this page is the last good one.\\n") + list.join("\\n");
     if (box.lastChild.textContent !== text) { box.lastChild.textContent = text; box.hidden = false; }
   }
@@ -899,6 +906,7 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     thread = None
     restart: list[Path] = []
+    broken: list[Path] = []  # changed modules that did not compile: the watcher waits for their fix
     try:
         try:
             watcher.start_observer()  # before the first build: a save during it is not lost
@@ -925,14 +933,17 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
         while not stopping.is_set():
             if watcher.step(0.5) and watcher.restart_wanted:
                 names = ", ".join(watcher._show(p) for p in watcher.restart_wanted)
-                def code_error(line: str) -> None:  # in the terminal, and in the open pages' panel
-                    print(line, file=sys.stderr, flush=True)
-                    state.fail(line)
-
-                if _code_ok(watcher.restart_wanted, code_error):
+                # a module that did not compile at an earlier save is checked again: the new process imports it
+                wanted = list(dict.fromkeys([*broken, *watcher.restart_wanted]))
+                errors: list[str] = []
+                if _code_ok(wanted, errors.append):
                     print(f"{time.strftime('%H:%M:%S')}  {names} changed: restarting with the new code", flush=True)
-                    restart = watcher.restart_wanted
+                    restart = wanted
                     break
+                for line in errors:
+                    print(line, file=sys.stderr, flush=True)
+                state.code_failed(errors)  # in the open pages' panel too
+                broken = [p for p in wanted if any(line.startswith(f"{p}:") for line in errors)]
                 watcher.restart_wanted = []
     except (Stop, KeyboardInterrupt):
         pass

@@ -430,7 +430,7 @@ def test_many_open_tabs_share_one_waiting_request_and_show_the_builds_errors(wat
             missing = context.new_page()  # a page not built yet (a new puzzle saved broken) is no last good one
             missing.goto(f"{base}/nothing-yet/", timeout=8000)
             said = missing.inner_text("#crossword-watch-problems")
-            assert "this page is not there yet" in said and "last good one" not in said, said
+            assert "This page does not exist (yet)" in said and "last good one" not in said, said
             # fixed: the banner goes from every page
             n = len(watch.summaries())
             src.write_text(good)
@@ -549,3 +549,17 @@ def test_a_stop_signal_ends_the_full_build_at_its_next_render_even_when_the_stop
     again = Rebuild([])
     w.finish(again)
     assert again.full is not None and sorted(again.full.built) == ["a", "b"]
+
+
+def test_a_syntax_error_in_the_code_stays_in_the_panel_through_builds_of_the_old_code(tmp_path):
+    """The panel's syntax error went at the next build (a puzzle saved while the module was still broken):
+    that build ran the old code, and the watcher still waited for the fix."""
+    from site_builder.site import BuildResult
+    from site_builder.watch import ReloadState
+
+    state = ReloadState(tmp_path / "public")
+    state.code_failed(["site_builder/lint.py:3: error: invalid syntax; fix it and save to restart the watcher",
+                       "site_builder/cli.py:9: error: invalid syntax; fix it and save to restart the watcher"])
+    state.bump(BuildResult(built=["a"]))
+    said = "\n".join(state.problems())
+    assert "lint.py:3:" in said and "cli.py:9:" in said

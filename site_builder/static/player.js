@@ -273,7 +273,7 @@
     return false;
   }
 
-  var othersKept = false;  // this version has no save yet: other versions' saves wait for its first letter
+  var othersKept = false;  // no letter of this version saved yet: other versions' saves wait for its first
   function forgetOtherVersions(remove) {
     var store = storage();
     var prefix = data.storageKey.slice(0, data.storageKey.lastIndexOf(':') + 1);
@@ -1135,7 +1135,7 @@
 
   lastSeen = readSaved();
   var saved = parseState(lastSeen);
-  othersKept = !lastSeen;
+  othersKept = !(saved && /[A-Z]/.test(saved.letters));  // a save of this version with no letter (a move) is no start
   // said once a tab: a reload (watch mode's, after every save) before the solver types says nothing again
   var changed = !lastSeen && forgetOtherVersions(false) && !noticeSaid();
   if (saved) applyState(saved);
