@@ -1668,24 +1668,31 @@ def test_an_archive_card_counts_the_letters_revealed_in_a_solve(browser, tmp_pat
     assert badge.startswith("Solved") and badge.endswith("(1 letter revealed)"), badge
 
 
-def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
-    """Served over http, a puzzle page and the archive worked only online: reloading either offline failed.
-    The build's service worker (public/sw.js) keeps the pages a reader opened, the first one too, and the
-    site's files; a new version of the site's files keeps the pages."""
+def _serve(folder):
+    """An http server of `folder` on a free port, in a thread, saying nothing: (server, its address)."""
     import functools
     import http.server
     import threading
 
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):  # the requests are the test's business
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
+    """Served over http, a puzzle page and the archive worked only online: reloading either offline failed.
+    The build's service worker (public/sw.js) keeps the pages a reader opened, the first one too, and the
+    site's files; a new version of the site's files keeps the pages."""
     from site_builder.site import build_site
     from tests.test_site import make_repo, small
 
     root = make_repo(tmp_path, a=small("A"), b=small("B", date="2026-01-02"))
     assert build_site(root, report=lambda line: None, quick=True).ok
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root / "public"))
-    handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    server, base = _serve(root / "public")
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     controlled = "navigator.serviceWorker && navigator.serviceWorker.controller !== null"
     try:
@@ -1802,10 +1809,6 @@ def test_offline_the_archive_keeps_its_thumbnails_and_an_unopened_page_says_why_
     """Offline, most of the archive's thumbnails were broken images (they were not kept), a puzzle never
     opened gave the browser's own error page, and a folder's address typed without its slash failed even
     where the page was kept."""
-    import functools
-    import http.server
-    import threading
-
     from site_builder.site import build_site
     from tests.test_site import make_repo, small
 
@@ -1814,11 +1817,7 @@ def test_offline_the_archive_keeps_its_thumbnails_and_an_unopened_page_says_why_
     thumb = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAWk1v8QAAAABJRU5ErkJggg==")
     for slug in "abc":  # a quick build makes no PNG
         (root / "public" / slug / f"{slug}-thumb.png").write_bytes(thumb)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root / "public"))
-    handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    server, base = _serve(root / "public")
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     broken = "[...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).length"
     try:
