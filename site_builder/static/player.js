@@ -509,8 +509,12 @@
   function say(text) {
     statusEl.textContent = text;
     if (!text) return;
-    if (solvedEl.classList.contains('pinned')) player.style.setProperty('--solved-room', solvedEl.offsetHeight + 'px');
+    roomForSolved();
     if (cur) uncover(statusEl, cur.el);
+  }
+  // the pinned "Solved!" box's height, which a message stacked above it keeps clear (player.css)
+  function roomForSolved() {
+    if (solvedEl.classList.contains('pinned')) player.style.setProperty('--solved-room', solvedEl.offsetHeight + 'px');
   }
 
   // A message stuck to the window's foot (`note`) sits over what runs below it: the page moves up until `el`
@@ -1185,6 +1189,7 @@
     drawSelection();
     showSelection(turned && document.activeElement === input);
     viewportChanged();
+    roomForSolved();  // the box wraps anew
   });
 
   // The keyboard coming up and going down. A keyboard over the page says so only by visualViewport's
