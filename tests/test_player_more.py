@@ -216,7 +216,7 @@ def test_progress_of_an_older_version_of_the_puzzle_is_removed_and_the_solver_to
     p.page.evaluate(put, [[elsewhere], "THYME", "/another/site/kitchen-herbs/index.html"])
     others.append(elsewhere)
     keys = "() => Object.keys(localStorage).sort()"
-    notice = "This puzzle was changed since you last played it, so your letters were cleared."
+    notice = "This puzzle was changed since you last played it, so it starts afresh."
     p.page.evaluate(put, [[old] + others[:3], "BASIL"])
     p.page.reload()
     assert p.page.inner_text(".status") == notice
@@ -1757,20 +1757,64 @@ def test_a_message_never_covers_the_square_being_filled_and_a_move_clears_it(ope
     assert p.page.inner_text(".status") == ""
 
 
-def test_a_message_after_the_solve_does_not_hide_the_solved_box(open_page):
+@pytest.mark.parametrize("viewport, row", [({"width": 390, "height": 844}, 0), ({"width": 360, "height": 640}, -1),
+                                           ({"width": 844, "height": 390}, -1)], ids=["390-top", "360-foot", "844-foot"])
+def test_a_message_after_the_solve_does_not_hide_the_solved_box(open_page, viewport, row):
     """'Puzzle revealed.' waits at the phone's foot; typing then said why nothing changes in a box of the
-    same place, on top of it."""
-    p = open_page("world-capitals", **PHONE)
+    same place, on top of it (and, near the grid's foot, where the box was not stuck, lifted over it)."""
+    p = open_page("world-capitals", **(PHONE | {"viewport": viewport}))
     p.page.tap("summary:has-text('Reveal')")
     p.page.tap("[data-action='reveal-puzzle']")
     assert p.page.inner_text(".solved") == "Puzzle revealed."
-    word = p.layout.across[0]
+    word = sorted(p.layout.across, key=lambda q: q.row)[row]
+    p.page.locator(f"#{cell_id(word.cells()[0])}").scroll_into_view_if_needed()
     p.page.tap(f"#{cell_id(word.cells()[0])}")
     p.page.keyboard.type("Q")
     assert p.page.inner_text(".status").startswith("The puzzle is revealed")
     box = "(sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return [r.top, r.bottom]; }"
     solved, status = p.page.evaluate(box, ".solved"), p.page.evaluate(box, ".status")
     assert solved[1] <= status[0] or solved[0] >= status[1], (solved, status)
+    assert seen(p, ".solved") is True and seen(p, ".status") is True
+
+
+@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 360, "height": 640}], ids=str)
+def test_on_a_phone_what_check_says_leaves_the_checked_answer_in_sight(open_page, viewport):
+    """In landscape, Check, Word's message lay over the answer it had just marked: the page had moved by the
+    clue bar's place before it stuck, and the grid's own scroll to the cursor came after."""
+    p = open_page("world-capitals", **(PHONE | {"viewport": viewport}))
+    word = sorted(p.layout.across, key=lambda q: (abs(q.row - p.layout.rows // 2), q.col))[0]
+    p.page.tap(f"#{cell_id(word.cells()[0])}")
+    p.page.keyboard.type("Q" * (len(word.answer) - 1))  # the cursor on the answer's last square
+    p.page.evaluate("window.scrollTo(0, 0)")  # up to the tools
+    p.page.tap("summary:has-text('Check')")
+    p.page.tap("[data-action='check-word']")
+    assert "in this word" in p.page.inner_text(".status")
+    box = "(sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return [r.top, r.bottom]; }"
+    notes = p.page.evaluate(box, ".notices")
+    for rc in (word.cells()[0], word.cells()[-1]):
+        cell = p.page.evaluate(box, f"#{cell_id(rc)}")
+        assert cell[1] <= notes[0], (rc, cell, notes)
+    assert seen(p, f"#{p.current()}") is True
+
+
+def test_pausing_moves_no_page_and_a_tap_on_the_tools_or_the_clue_bar_clears_a_message(open_page):
+    p = open_page("world-capitals", **(PHONE | {"viewport": {"width": 360, "height": 640}}))
+    p.page.tap(f"#{cell_id(p.layout.across[0].cells()[0])}")
+    p.page.keyboard.type("Q")
+    p.page.evaluate("window.scrollTo(0, 0)")
+    p.page.tap("summary:has-text('Check')")
+    p.page.tap("[data-action='check-letter']")
+    assert p.page.inner_text(".status")
+    p.page.evaluate("window.scrollTo(0, 0)")
+    p.page.tap("[data-action='pause']")
+    assert p.page.evaluate("window.scrollY") == 0  # the Resume button took the focus and scrolled ~400 px
+    assert p.page.inner_text(".status") == ""
+    p.page.tap(".pause-cover [data-action='resume']")
+    p.page.tap("summary:has-text('Check')")
+    p.page.tap("[data-action='check-letter']")
+    assert p.page.inner_text(".status")
+    p.page.tap(".clue-bar-text")
+    assert p.page.inner_text(".status") == ""
 
 
 RGB = "(sel) => getComputedStyle(document.querySelector(sel)).backgroundColor.match(/[\\d.]+/g).slice(0, 3).map(Number)"

@@ -69,6 +69,7 @@
     .filter(Boolean);
   var solvedEl = player.querySelector('.solved');
   var statusEl = player.querySelector('.status');
+  var noticesEl = player.querySelector('.notices');
   var announceEl = document.getElementById('announce');
 
   var cells = [];          // in data.cells order (row by row)
@@ -160,7 +161,7 @@
     pauseBtn.textContent = paused ? 'Resume' : 'Pause';  // its name says what it does: not also a pressed toggle
     if (paused) {
       stopTimer();
-      pauseCover.querySelector('button').focus();
+      pauseCover.querySelector('button').focus({ preventScroll: true });  // the page stays where it is
     } else {
       startTimer();
       focusGrid();
@@ -504,17 +505,21 @@
   }
 
   // What a tool or a full grid has to say. It waits at the window's foot (see player.css) until the solver's
-  // next keystroke or tap clears it, above a pinned "Solved!" rather than over it, and the page moves so
-  // that it never covers the square being filled.
+  // next keystroke or tap clears it, and the page moves so that it never covers the square being filled.
   function say(text) {
     statusEl.textContent = text;
-    if (!text) return;
-    roomForSolved();
-    if (cur) uncover(statusEl, cur.el);
+    pinNotices();
+    keepClear();
   }
-  // the pinned "Solved!" box's height, which a message stacked above it keeps clear (player.css)
-  function roomForSolved() {
-    if (solvedEl.classList.contains('pinned')) player.style.setProperty('--solved-room', solvedEl.offsetHeight + 'px');
+  // the notices' box sticks to the window's foot while it holds something: a message, or "Solved!" just now
+  function pinNotices() {
+    noticesEl.classList.toggle('stuck', !!statusEl.textContent || solvedEl.classList.contains('pinned'));
+  }
+  // the answer being filled (as much of it as fits below the clue bar, the cursor's square always) above it
+  function keepClear() {
+    if (!cur || !statusEl.textContent) return;
+    var entry = currentEntry();
+    uncover(noticesEl, entry ? entry.cells[entry.cells.length - 1].el : cur.el);
   }
 
   // A message stuck to the window's foot (`note`) sits over what runs below it: the page moves up until `el`
@@ -524,8 +529,13 @@
     if (!cur || getComputedStyle(note).position !== 'sticky') return;
     var under = el.getBoundingClientRect().bottom + 8 - note.getBoundingClientRect().top;
     if (under <= 0) return;
-    var bar = clueBar.getBoundingClientRect();
-    var top = clueBar.hidden || bar.height === 0 ? 0 : Math.max(0, bar.bottom);
+    // the clue bar's foot once the page has moved: where it sticks (on a phone), else where it is now
+    var bar = clueBar.getBoundingClientRect(), top = 0;
+    if (!clueBar.hidden && bar.height) {
+      top = getComputedStyle(clueBar).position === 'sticky'
+        ? Math.max(bar.bottom, (parseFloat(player.style.getPropertyValue('--shown-top')) || 0) + clueBar.offsetHeight)
+        : Math.max(0, bar.bottom);
+    }
     var room = cur.el.getBoundingClientRect().top - top - 8;
     if (room > 0) window.scrollBy(0, Math.min(under, room));
   }
@@ -704,7 +714,8 @@
       announceEl.textContent = headline + (detail ? ' ' + detail : '');
       // keep the news in sight below a grid taller than the window
       solvedEl.classList.add('pinned');
-      uncover(solvedEl, wrap);
+      pinNotices();
+      uncover(noticesEl, wrap);
       save();
     }
   }
@@ -720,6 +731,7 @@
     solvedEl.hidden = true;
     solvedEl.classList.remove('pinned');
     solvedEl.textContent = '';
+    pinNotices();
   }
 
   // ------------------------------------------------------------ navigation
@@ -1065,8 +1077,8 @@
   }
 
   var actions = {
-    'pause': function () { setPaused(!userPaused); },
-    'resume': function () { setPaused(false); },
+    'pause': function () { say(''); setPaused(!userPaused); },
+    'resume': function () { say(''); setPaused(false); },
     'check-letter': function () { check('letter'); },
     'check-word': function () { check('word'); },
     'check-puzzle': function () { check('puzzle'); },
@@ -1089,7 +1101,10 @@
     actions[action]();
     // back to the grid after any tool, done or cancelled, so typing goes on
     // (pausing leaves the keyboard on Resume)
-    if (!userPaused) focusGrid();
+    if (!userPaused) {
+      focusGrid();
+      keepClear();  // after the grid's own scroll to the cursor, which may put it at the window's foot
+    }
   });
 
   // A menu opens under its button, leftwards from its right edge; on a narrow screen at 200% text a
@@ -1161,6 +1176,7 @@
   barText.addEventListener('pointerdown', function () { barHadKeys = document.activeElement === input; });
   barText.addEventListener('mousedown', function (e) { e.preventDefault(); });
   barText.addEventListener('click', function () {
+    say('');  // a tap, as on the grid: the message has been seen
     clueBar.classList.toggle('open');
     if (barHadKeys && document.activeElement !== input) input.focus({ preventScroll: true });
     barHadKeys = false;
@@ -1175,7 +1191,10 @@
   if (start) select(start, saved.cursor[2] === 'down' ? 'down' : 'across');
   else select(entries[0].cells[0], entries[0].dir);
   // said as the page opens: where it is, without moving the page (`say` would, to uncover the cursor)
-  if (changed) statusEl.textContent = 'This puzzle was changed since you last played it, so your letters were cleared.';
+  if (changed) {
+    statusEl.textContent = 'This puzzle was changed since you last played it, so it starts afresh.';
+    pinNotices();
+  }
 
   // A phone turned sideways (a new width): the grid's sideways scroll must find the cursor again. A new
   // height alone is a phone's address bar coming and going as the solver scrolls down to the clues:
@@ -1189,7 +1208,6 @@
     drawSelection();
     showSelection(turned && document.activeElement === input);
     viewportChanged();
-    roomForSolved();  // the box wraps anew
   });
 
   // The keyboard coming up and going down. A keyboard over the page says so only by visualViewport's
