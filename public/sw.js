@@ -13,7 +13,7 @@
  * page saying so, with a way back to the archive, and a thumbnail never seen an empty square.
  */
 'use strict';
-var VERSION = 'f47b75dde5820472';
+var VERSION = 'c4db20da273167eb';
 var FILES = ["static/archive.js", "static/favicon.svg", "static/fonts.css", "static/fonts/OFL-SourceSansPro.txt", "static/fonts/OFL-SourceSerifPro.txt", "static/fonts/SourceSansPro-Regular.woff2", "static/fonts/SourceSansPro-Semibold.woff2", "static/fonts/SourceSerifPro-Bold.woff2", "static/fonts/SourceSerifPro-It.woff2", "static/fonts/SourceSerifPro-Regular.woff2", "static/player.css", "static/player.js", "static/site.css"];
 var SCOPE = self.registration.scope;
 var PAGES = 'crossword-press pages ' + SCOPE;
@@ -82,12 +82,15 @@ function escapeHtml(text) {
 function missing(request, url) {
   if (request.mode === 'navigate') {
     var home = escapeHtml(SCOPE);
+    // a page never opened here, or a download (PDF, PNG, export), which is never kept
+    var what = storeFor(request, url) === PAGES ? 'This page has not been opened on this device, so no copy of it is kept here.'
+      : 'Downloads (PDFs, pictures, exports) are not kept offline: this one needs a connection.';
     var html = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
       '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Offline</title>' +
+      '<link rel="stylesheet" href="' + home + 'static/fonts.css">' +
       '<link rel="stylesheet" href="' + home + 'static/site.css"></head><body><main id="main">' +
       '<h1 class="archive-heading">You are offline</h1>' +
-      '<p>This page has not been opened on this device, so no copy of it is kept here. ' +
-      'The puzzles you have opened before still work offline.</p>' +
+      '<p>' + what + ' The puzzles you have opened before still work offline.</p>' +
       '<p><a href="' + home + 'index.html">Back to the archive</a></p></main></body></html>';
     return new Response(html, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
   }

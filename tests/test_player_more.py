@@ -1881,7 +1881,10 @@ def test_offline_the_archive_keeps_its_thumbnails_and_an_unopened_page_says_why_
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         page.wait_for_function(f"document.images.length === 3 && {broken} === 0", timeout=10000)
         page.goto(base + "c/index.html")  # never opened
-        assert "offline" in page.inner_text("h1").lower()
+        assert "offline" in page.inner_text("h1").lower() and "not been opened" in page.inner_text("main")
+        page.goto(base + "b/b.pdf")  # a download is never kept, and the page says that instead
+        assert "offline" in page.inner_text("h1").lower() and "Downloads" in page.inner_text("main")
+        page.goto(base + "c/index.html")
         page.click("text=Back to the archive")
         assert page.locator(".card").count() == 3
         page.goto(base + "a")  # no slash: the kept a/ at its own address
