@@ -331,9 +331,11 @@ def test_typing_in_a_finished_grid_says_why_nothing_changes(open_page):
     q = open_page("kitchen-herbs")
     q.page.click("summary:has-text('Reveal')")
     q.page.click("[data-action='reveal-puzzle']")
-    q.page.keyboard.type("Q")
+    at = q.current()
+    q.page.keyboard.type("QQ")
     assert q.page.inner_text(".status") == "The puzzle is revealed: Clear, then Puzzle, starts it again."
     assert q.grid_letters() == q.layout.cells
+    assert q.current() == at  # and the cursor stays where it is: it moved on, with the page, for nothing
 
 
 # ---------------------------------------------------------------- 6. Backspace into the previous answer

@@ -603,6 +603,7 @@
   function typeLetter(letter) {
     if (!cur || userPaused) return;
     keyStatus();
+    if (solved) return;  // a finished grid takes no letter (keyStatus says why), and the cursor stays put
     startTimer(); // typing is solving: the clock runs (after another tab cleared a solved puzzle, say)
     if (!locked(cur)) setLetter(cur, letter);
     advance();
