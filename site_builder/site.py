@@ -580,8 +580,7 @@ def build_site(
             report(f"remove {slug}")
     elif failed_slugs:
         # the styles, script and fonts do not depend on the puzzles: the pages just built need them
-        static = static_files()
-        for name, data in sorted({**static, "sw.js": service_worker(static)}.items()):
+        for name, data in sorted(site_files().items()):
             if write_atomic(out / name, data):
                 result.written.append(out / name)
         report(f"index  kept as it was: {len(failed_slugs)} puzzle(s) failed")
@@ -823,6 +822,13 @@ def service_worker(static: dict[str, bytes]) -> str:
     return source.replace("__VERSION__", digest.hexdigest()[:16]).replace("__PRECACHE__", json.dumps(keep))
 
 
+def site_files() -> dict[str, bytes | str]:
+    """The site's own files as published: static/ (styles, scripts, fonts) and the worker that keeps them
+    offline (sw.js), whose version is their hash."""
+    static = static_files()
+    return {**static, "sw.js": service_worker(static)}
+
+
 def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, code: str | None = None) -> list[Path]:
     import jinja2
 
@@ -834,9 +840,7 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
         files = site_pages(newest, config, code)
     except jinja2.TemplateSyntaxError as exc:  # index.html, tag.html or feed.xml edited: the author's to fix
         raise template_error(exc) from None
-    static = static_files()
-    files.update(static)
-    files["sw.js"] = service_worker(static)
+    files.update(site_files())
     changed = []
     for sub in ("tags", "static", "static/fonts"):  # never written, nor pruned, through a link (`_write_puzzle`)
         if (out / sub).is_symlink():

@@ -118,11 +118,12 @@ def with_references(puzzle: Puzzle, layout: Layout) -> tuple[Puzzle, Layout]:
             continue
 
         def number(m, e=e) -> str:
-            target = where.get(_letters(m.group(1)))
+            letters = _letters(m.group(1))
+            target = where.get(letters)
             if target is not None:
                 return f"{target.number}-{target.direction.value.title()}"
             if id(e) in placed:
-                left = next((x for x in layout.unplaced if x.answer == _letters(m.group(1))), None)
+                left = next((x for x in layout.unplaced if x.answer == letters), None)
                 why = _why_left_out(left, puzzle, layout) if left is not None else ""
                 room = why.endswith("no room")
                 size = "'size'" if puzzle.has_front_matter else "--size"

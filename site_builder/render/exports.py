@@ -273,7 +273,7 @@ def render_puz(puzzle: Puzzle, layout: Layout) -> bytes:
     for _, d, r, c, n in theirs:
         q = answers.pop((r, c, d, n), None)
         if q is not None:
-            clues.append(reader_numbers(clue_with_enumeration(q)) if renumber else clue_with_enumeration(q))
+            clues.append(reader_numbers(clue_with_enumeration(q)))
         elif (r, c, d, n) in loose:
             clues.append(FRAGMENT_CLUE)
         else:
