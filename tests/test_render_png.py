@@ -175,3 +175,52 @@ def test_the_png_says_its_resolution_so_it_is_placed_at_the_size_meant(tp):
 
     image = Image.open(io.BytesIO(render_png(*tp)))
     assert [round(d) for d in image.info["dpi"]] == [192, 192]
+
+
+def _letter_by_letter(monkeypatch, svg: str, scale: float = SCALE) -> bytes:
+    """The SVG drawn with cairosvg's own text drawer for every element, as before `_line_text`."""
+    from site_builder.render import png
+
+    with monkeypatch.context() as m:
+        m.setattr(png, "_plain_line", lambda node: False)
+        return png.svg_to_png(svg, scale)
+
+
+def test_a_line_of_text_drawn_in_one_call_is_what_cairosvg_draws_letter_by_letter(tp, monkeypatch):
+    """The fast text path puts the same glyphs in the same places: at most a glyph's edge moves by a fraction
+    of a pixel (cairo rounds each glyph's position to a sub-pixel step, and the two sums round differently)."""
+    from site_builder.render import png
+
+    puzzle, layout = tp
+    svg = render_svg(puzzle, layout, solution=True)
+    fast = png.svg_to_png(svg)
+    calls, letters = [], png._line_text.letters
+    monkeypatch.setattr(png._line_text, "letters", lambda *a, **k: calls.append(a[1].text) or letters(*a, **k))
+    assert png.svg_to_png(svg) == fast  # the same bytes twice
+    assert set(calls) <= {"ACROSS", "DOWN"}  # only the letter-spaced headings go letter by letter
+    a, b = _pixels(fast), _pixels(_letter_by_letter(monkeypatch, svg))
+    assert a.size == b.size
+    pa, pb = a.tobytes(), b.tobytes()
+    moved = sum(abs(x - y) > 32 for x, y in zip(pa, pb))
+    assert moved < len(pa) / 10_000, moved
+    ink_a, ink_b = sum(255 - x for x in pa), sum(255 - y for y in pb)
+    assert abs(ink_a - ink_b) < ink_b / 1000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<text x="10" y="30" letter-spacing="3">Spaced out</text>',
+        '<text x="10 30 50" y="30">Placed</text>',
+        '<text x="10" y="30" rotate="20">Turned</text>',
+        '<text x="10" y="30">Start <tspan font-weight="bold">bold</tspan> end</text>',
+        '<text x="10" y="30" stroke="#000" stroke-width="0.5">Outlined</text>',
+        '<text x="10" y="30" dominant-baseline="middle">Centred</text>',
+    ],
+)
+def test_any_other_text_is_drawn_by_cairosvg_as_before(text, monkeypatch):
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" text-rendering="geometricPrecision">'
+           f'<rect width="200" height="60" fill="#fff"/><g font-family="Source Sans Pro" font-size="16">{text}</g></svg>')
+    from site_builder.render.png import svg_to_png
+
+    assert svg_to_png(svg) == _letter_by_letter(monkeypatch, svg)
