@@ -295,19 +295,22 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str], str
     return out
 
 
-def _glyph_message(missing: list[str]) -> str:
+def _glyph_message(missing: list[str], pictures: bool = True) -> str:
+    """The warning for characters the print fonts cannot draw. `pictures`: text the SVG and PNG show too,
+    in one face (cairo draws a box for a glyph that face lacks, where the PDF takes it from another of the
+    shipped faces); else text the PDF alone prints, which only a glyph no shipped face has leaves empty."""
     first = missing[0]
     more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+    where = "the PDF" if not pictures else "the PDF and the pictures" if not _drawn_by_any(first) else "the pictures"
     return (
         f"the print fonts have no glyph for {first!r} ({unicodedata.name(first, 'U+%04X' % ord(first))}){more}: "
-        "the PDF and the pictures show an empty box there (the web page uses the reader's fonts); "
+        f"{where} show{'s' if where == 'the PDF' else ''} an empty box there (the web page uses the reader's fonts); "
         "spell it in Latin letters if it must print"
     )
 
 
-# front-matter text the prints show, and the face each is set in
-PRINTED_KEYS = {"title": "serif-bold", "author": "sans", "description": "serif-italic", "notes": "serif",
-                "copyright": "sans"}
+# front-matter text the prints show: with the face the pictures set it in, or None where only the PDF prints it
+PRINTED_KEYS = {"title": "serif-bold", "author": "sans", "description": None, "notes": None, "copyright": None}
 
 
 def check_front_matter(path: str, meta: dict, lines: Sequence[str]) -> list[Diagnostic]:
@@ -324,7 +327,7 @@ def check_front_matter(path: str, meta: dict, lines: Sequence[str]) -> list[Diag
         value = meta.get(key)
         if not isinstance(value, str) or not value:
             continue
-        missing = _missing_glyphs(value, face)
+        missing = _missing_glyphs(value, face) if face else [ch for ch in _missing_glyphs(value) if not _drawn_by_any(ch)]
         if not missing:
             continue
         # the key's line, and the character's column on it (the first line when a block value spans several)
@@ -333,7 +336,8 @@ def check_front_matter(path: str, meta: dict, lines: Sequence[str]) -> list[Diag
         if lineno is not None:
             at = lines[lineno - 1].find(missing[0])
             col = at + 1 if at >= 0 else None
-        out.append(Diagnostic(path, lineno, col, WARNING, f"{key}: " + _glyph_message(missing), "missing-glyph"))
+        out.append(Diagnostic(path, lineno, col, WARNING, f"{key}: " + _glyph_message(missing, pictures=bool(face)),
+                              "missing-glyph"))
     return out
 
 
@@ -352,6 +356,13 @@ def _missing_glyphs(text: str, face: str = "serif") -> list[str]:
             continue
         out.append(ch)
     return out
+
+
+def _drawn_by_any(ch: str) -> bool:
+    """Whether any shipped print face has a glyph for `ch` (the PDF's Pango takes it from that face)."""
+    from .render.fonts import FACES, metrics
+
+    return any(ord(ch) in metrics(face).advances for face in FACES)
 
 
 def _contained_answer(entry: Entry, by_answer: dict[str, Entry]) -> Entry | None:

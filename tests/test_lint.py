@@ -466,3 +466,14 @@ def test_warnings_of_one_kind_stop_at_twenty_and_one_line_counts_the_rest(tmp_pa
     assert len(dup) == 21 and dup[-1].count == 279 and "279 more duplicate-clue warnings" in dup[-1].message
     assert dup[-1].line == 27 and "up to line 305" in dup[-1].message
     assert summary(found, 1).startswith("0 errors, 299 warnings")
+
+
+def test_text_only_the_pdf_prints_is_warned_of_only_for_a_glyph_no_shipped_face_has(tmp_path):
+    """The description is set in italic, which has no Greek; the PDF takes Greek from the upright face, so
+    only a character no shipped face draws (日) gets the warning, and it names the PDF alone."""
+    f = tmp_path / "greek.txt"
+    f.write_text("---\ntitle: Birds\ndate: 2026-01-01\ndescription: Letters αβγ and 日\nnotes: Also αβγ\n---\n"
+                 "CAT | Pet\nACE | Top card\n")
+    got = [d for d in lint_file(f) if d.code == "missing-glyph"]
+    assert [(d.line, d.message.split(":")[0]) for d in got] == [(4, "description")]
+    assert "'日'" in got[0].message and "the PDF shows an empty box" in got[0].message

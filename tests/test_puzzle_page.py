@@ -193,3 +193,17 @@ def test_the_tools_are_a_labelled_group_not_a_toolbar(small):
     # role=toolbar promises arrow-key movement between its controls (one tab stop); they move with Tab
     text = page(*small)
     assert '<div class="toolbar" role="group" aria-label="Puzzle tools" hidden>' in text and 'role="toolbar"' not in text
+
+
+def test_a_reference_is_kept_on_one_line_and_the_enumeration_with_the_last_word():
+    source = SMALL.replace("Layered vegetable", "Layered vegetable grown beside [[garden]] & <b>")
+    puzzle = load_puzzle(source, slug="allotment")
+    layout = layout_puzzle(puzzle, params_for(puzzle, seeds=10))
+    from site_builder.layout import with_references
+
+    puzzle, layout = with_references(puzzle, layout)
+    garden = next(p for p in layout.placements if p.entry.answer == "GARDEN")
+    text = page(puzzle, layout)
+    ref = f"{garden.number}-{garden.direction.value.title()}"
+    assert (f'<bdi>Layered vegetable grown beside <span class="nobr">{ref}</span> &amp; &lt;b&gt;</bdi>&nbsp;(5)'
+            in text)

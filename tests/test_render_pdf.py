@@ -663,3 +663,54 @@ def test_a_title_that_takes_the_page_is_said_to_be_too_long_not_given_a_negative
     puzzle = Puzzle("long", PuzzleMeta(" ".join(["Title"] * 400), dt.date(2026, 1, 1)), entries)
     note = pdf_module.small_squares(puzzle, layout)
     assert "-" not in note.split(":")[-1] and "shorten them" in note and "of page one" in note, note
+
+
+@needs_poppler
+def test_the_notes_and_copyright_are_not_left_alone_on_a_last_sheet(tp):
+    """81 answers whose key fills its page to the foot: the copyright line took a fourth sheet of its own;
+    a smaller key grid takes it back onto the key's page."""
+    puzzle, _ = tp
+    entries = generated_entries(81, seed=1)
+    layout = layout_entries(entries, LayoutParams(size=33, seed=0, strategy="freeform"))
+    meta = dataclasses.replace(puzzle.meta, notes="Some notes here.", copyright="© 2026 The Press", paper="letter")
+    pdf = render_pdf(dataclasses.replace(puzzle, meta=meta, entries=entries), layout)
+    pages = int(pdf_info(pdf)["Pages"])
+    last = pdf_text(pdf, first=pages, last=pages)
+    assert "Solution:" in last and "Some notes here." in last and "© 2026 The Press" in last
+    assert pages == 3
+
+
+@needs_poppler
+def test_a_list_that_opens_a_column_of_continued_clues_starts_level_with_its_neighbours():
+    """On world-capitals' second page the Down heading opens the middle column: it sat 8 pt below the
+    other columns' first lines (the space above a heading, kept at a column's top)."""
+    from site_builder.source import read_puzzle
+    from tests.conftest import PUZZLES
+
+    from site_builder.layout import layout_puzzle
+
+    puzzle = read_puzzle(PUZZLES / "world-capitals.txt")
+    pdf = render_pdf(puzzle, layout_puzzle(puzzle))
+    page = _word_boxes(pdf)[1]
+    down = next(w for w in page if w[4] == "DOWN")
+    above = [w for w in page if w[1] < down[1] and w[0] < down[2] and w[2] > down[0]]
+    assert not above, "the layout changed: Down no longer opens a column of page two"
+    assert down[1] - min(w[1] for w in page) < 2
+
+
+@needs_poppler
+def test_a_numbered_reference_and_an_enumeration_keep_to_their_line():
+    """'4-Down' never breaks at its hyphen, and '(8)' never starts a line alone: each clue here is long
+    enough to wrap near its end."""
+    from site_builder.render.pdf import pdf_html
+
+    words = ["HOLMES", "WATSON", "HUDSON", "MORIARTY", "LESTRADE", "MYCROFT", "ADLER", "BAKER"]
+    filler = "a clue that runs on for a while so the line must wrap somewhere near"
+    entries = tuple(Entry(w, f"{filler} {i % 4 + 1}-Down", line=i + 1) for i, w in enumerate(words))
+    layout = layout_entries(entries, LayoutParams(size=15, seed=0))
+    puzzle = Puzzle(slug="refs", meta=PuzzleMeta(title="Refs", date=None, paper="a4"), entries=entries)
+    html = pdf_html(puzzle, layout)
+    assert '<span class="nobr">1-Down</span></bdi>&nbsp;(' in html
+    for line in pdf_text(render_pdf(puzzle, layout)).splitlines():
+        assert not re.search(r"\d-$", line.strip()), line
+        assert not re.fullmatch(r"\(\d+\)", line.strip()), line

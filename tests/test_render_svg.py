@@ -207,3 +207,16 @@ def test_the_answer_key_opens_fewer_columns_for_a_short_list(tp):
     assert key_columns(layout) == 4
     assert key_columns(dataclasses.replace(layout, placements=layout.placements[:3])) == 1
     assert key_columns(dataclasses.replace(layout, placements=layout.placements[:12])) == 2
+
+
+def test_a_clue_wraps_with_its_enumeration_on_its_last_words_line():
+    from site_builder.render.fonts import text_width
+    from site_builder.render.svg import wrap
+
+    text = "Capital near the ruins (8)"
+    width = text_width("Capital near the ruins", "serif", 16) + 2  # room for the clue, not its enumeration
+    assert wrap(text, "serif", 16, width)[-1] == "(8)"
+    assert wrap(text, "serif", 16, width, keep_last=True) == ["Capital near the", "ruins (8)"]
+    # a last word and enumeration wider than the line still wrap apart, never by characters
+    assert wrap("Go Supercalifragilistic (20)", "serif", 16, text_width("Supercalifragilistic", "serif", 16) + 1,
+                keep_last=True) == ["Go", "Supercalifragilistic", "(20)"]

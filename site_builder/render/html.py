@@ -21,13 +21,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..model import Direction, Layout, Placement, Puzzle
-from .text import clue_only, clue_text, long_date, paragraphs, printable_value
+from .text import clue_html, clue_only, clue_text, long_date, paragraphs, printable_value
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 @lru_cache(maxsize=1)
 def _environment() -> Environment:
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(str(TEMPLATES)),
         autoescape=True,
         undefined=StrictUndefined,
@@ -36,6 +36,8 @@ def _environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["clue_html"] = clue_html
+    return env
 
 
 # ------------------------------------------------------------------ answer encoding

@@ -34,7 +34,7 @@ from pathlib import Path
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before WeasyPrint loads pango)
 from .fonts import text_width
 from .svg import GRID, byline, grid_size, standalone_grid_svg, wrap
-from .text import clue_only, clue_text, paragraphs, printable_value
+from .text import clue_html, clue_only, clue_text, paragraphs, printable_value
 from ..model import Layout, Puzzle
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -131,6 +131,7 @@ class _Engine:
             trim_blocks=True,
             lstrip_blocks=True,
         )
+        env.filters["clue_html"] = clue_html
         self.template = env.get_template("pdf.html.j2")
         self.markup = jinja2.utils.markupsafe.Markup
         self.lock = threading.Lock()
@@ -291,7 +292,7 @@ def item_heights(items: list[Item], size: float, column: float) -> list[float]:
     text_w = (column - indent) * WRAP_SLACK
     line = size * CLUE_LEADING
     space = size * CLUE_SPACE
-    return [HEADING_HEIGHT if i.is_heading else len(wrap(i.text, "serif", size, text_w)) * line + space
+    return [HEADING_HEIGHT if i.is_heading else len(wrap(i.text, "serif", size, text_w, keep_last=True)) * line + space
             for i in items]
 
 
@@ -642,8 +643,9 @@ def _tidy(doc, render, plan: Plan, layout: Layout, paper: Paper):
     """`doc` with the columns of its last page of continued clues balanced (see `_lopsided`); without a last
     page of a few continued clues or a few answers, when setting the continued clues half a point or a
     point smaller (never below the smallest clue size), or the key's grid smaller, takes them back onto the
-    page before; and with a key of short answers in more columns (up to what `key_fit` allows) when that
-    saves a sheet. `render(flat_more=..., more_size=..., key_share=..., key_cols=...)` lays the document out
+    page before; with a key of short answers in more columns (up to what `key_fit` allows) when that
+    saves a sheet; and without a last sheet of the notes or copyright alone, when a smaller key grid takes
+    them back. `render(flat_more=..., more_size=..., key_share=..., key_cols=...)` lays the document out
     again."""
     kw: dict = {}
     if plan.rest and _lopsided(doc, plan.columns):
@@ -672,9 +674,28 @@ def _tidy(doc, render, plan: Plan, layout: Layout, paper: Paper):
         for smaller in (share, *(s for s in KEY_SHARES if s < share)):
             trial = render(key_cols=cols, key_share=smaller, **kw)
             if len(trial.pages) < len(doc.pages):
+                doc, kw = trial, {**kw, "key_cols": cols, "key_share": smaller}
+                break
+        else:
+            kw["key_share"] = share
+    if _tail_alone(doc):
+        # a key that fills its page to the foot sent the notes or the copyright line to a sheet of their own
+        share = kw.pop("key_share", KEY_GRID_SHARE)
+        for smaller in (s for s in KEY_SHARES if s < share):
+            trial = render(key_share=smaller, **kw)
+            if len(trial.pages) < len(doc.pages):
                 doc = trial
                 break
     return doc
+
+
+def _tail_alone(doc) -> bool:
+    """Whether the last page holds only the notes or the copyright line (begun there or carried over)."""
+    if len(doc.pages) < 2:
+        return False
+    last = doc.pages[-1].anchors
+    return not any(name.startswith(("key-", "more-")) for name in last) and (
+        not last or "notes" in last or "copyright" in last)
 
 
 def grid_only(plan: Plan, layout: Layout, paper: Paper) -> Plan:

@@ -196,12 +196,19 @@ def standalone_grid_svg(
 # ------------------------------------------------------------------ text
 
 
-def wrap(text: str, face: str, size: float, width: float) -> list[str]:
-    """Greedy word wrap at the font's metrics; a word wider than the line is split by characters."""
+def wrap(text: str, face: str, size: float, width: float, keep_last: bool = False) -> list[str]:
+    """Greedy word wrap at the font's metrics; a word wider than the line is split by characters.
+
+    `keep_last` keeps the last two words on one line where they fit on one: a clue's last word and its
+    enumeration, so "(8)" never starts a line alone (the page and the PDF join them with a no-break space).
+    """
     m = metrics(face)
+    words = text.split()
+    if keep_last and len(words) > 1 and m.width(f"{words[-2]} {words[-1]}", size) <= width:
+        words[-2:] = [f"{words[-2]} {words[-1]}"]
     lines: list[str] = []
     line = ""
-    for word in text.split():
+    for word in words:
         candidate = f"{line} {word}" if line else word
         if m.width(candidate, size) <= width:
             line = candidate
@@ -256,7 +263,7 @@ def clue_blocks(layout: Layout, text_width_px: float) -> list[Block]:
             continue
         blocks.append(Block("heading", heading))
         for p in group:
-            lines = wrap(clue_text(p), "serif", CLUE_SIZE, text_width_px * WRAP_SLACK)
+            lines = wrap(clue_text(p), "serif", CLUE_SIZE, text_width_px * WRAP_SLACK, keep_last=True)
             blocks.append(Block("clue", clue_text(p), p.number, tuple(lines)))
     return blocks
 

@@ -32,6 +32,23 @@ def printable(text: str) -> str:
     return _UNSHOWABLE.sub("", text)
 
 
+# A numbered reference ("12-Across", as `with_references` writes a [[name]], or as an author typed it):
+# a line of HTML may break after its hyphen, leaving "12-" at a line's end.
+_REFERENCE = re.compile(r"\b\d+-(?:Across|Down)\b")
+
+
+def clue_html(clue: str):
+    """A clue as HTML (a Jinja2 filter): escaped, each numbered reference kept on one line."""
+    from markupsafe import Markup, escape
+
+    out, at = [], 0
+    for m in _REFERENCE.finditer(clue):
+        out += [escape(clue[at : m.start()]), Markup('<span class="nobr">'), escape(m.group()), Markup("</span>")]
+        at = m.end()
+    out.append(escape(clue[at:]))
+    return Markup("").join(out)
+
+
 def printable_value(value):
     """Jinja2 `finalize` for the HTML, XML and PDF templates: `printable` on every string printed.
 
