@@ -4,8 +4,9 @@ VENV ?= .venv
 PORT ?= 8000
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
-# `make -j2 site` passes its job count on to the builder, which renders puzzles in parallel.
-JOBS = $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),1)
+# The builder renders puzzles on every core it may use; `make -j2 site` passes its job count on instead.
+JOBS = $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))
+JOBS_FLAG = $(if $(JOBS),--jobs $(JOBS))
 
 .DEFAULT_GOAL := site
 .PHONY: site test check watch bench clean help
@@ -30,11 +31,11 @@ $(STAMP): $(SETUP_SOURCES)
 # Always run: the build itself knows what is up to date (a puzzle's sources, and its outputs as it left
 # them), so it also repairs a public/ edited by hand, restored by git or deleted; up to date, it takes 0.4 s.
 site: $(STAMP) ## build every puzzle into public/, incrementally (the default)
-	@$(BIN)/crossword build --jobs $(JOBS)
+	@$(BIN)/crossword build $(JOBS_FLAG)
 
 check: $(STAMP) ## lint the puzzles, rebuild into a temporary folder, fail if public/ differs
 	@$(BIN)/crossword lint
-	@$(BIN)/crossword check --jobs $(JOBS)
+	@$(BIN)/crossword check $(JOBS_FLAG)
 
 test: $(STAMP) ## run the test suite (it includes `make check`)
 	@tools/system-deps --test

@@ -37,6 +37,14 @@ def _effort(value: str) -> int:
     return n
 
 
+def cores() -> int:
+    """The CPU cores this process may run on (a container's or `taskset`'s limit, not the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def _positive(value: str) -> int:
     try:
         n = int(value)
@@ -382,14 +390,14 @@ def build_parser() -> argparse.ArgumentParser:
     build = sub.add_parser("build", help="build every puzzle in puzzles/ into public/, incrementally")
     build.add_argument("--root", default=".", help="project folder holding puzzles/ and pyproject.toml (default .)")
     build.add_argument("--out", metavar="DIR", help="output folder (default ROOT/public)")
-    build.add_argument("--jobs", "-j", type=_positive, default=1, help="puzzles to build at once (default 1)")
+    build.add_argument("--jobs", "-j", type=_positive, default=cores(), help=f"puzzles to build at once (default: the cores this process may use, {cores()} here)")
     build.add_argument("--force", action="store_true", help="rebuild every puzzle, even the unchanged ones")
     build.add_argument("--quiet", "-q", action="store_true", help="say nothing when everything is up to date")
     build.set_defaults(func=cmd_build)
 
     check = sub.add_parser("check", help="rebuild into a temporary folder and compare with public/, byte for byte")
     check.add_argument("--root", default=".", help="project folder (default .)")
-    check.add_argument("--jobs", "-j", type=_positive, default=1, help="puzzles to build at once (default 1)")
+    check.add_argument("--jobs", "-j", type=_positive, default=cores(), help=f"puzzles to build at once (default {cores()}, as build)")
     check.add_argument("--brief", action="store_true", help="list drifted files without diffs")
     check.set_defaults(func=cmd_check)
     from . import bench as bench_mod

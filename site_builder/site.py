@@ -247,12 +247,13 @@ class BuildStopped(Exception):
 
 def puzzle_files(
     puzzle: Puzzle, layout: Layout, config: SiteConfig, *, quick: bool = False, page: bool = True,
-    stop: Callable[[], bool] | None = None,
+    stop: Callable[[], bool] | None = None, neighbours: Neighbours = (None, None),
 ) -> dict[str, str | bytes]:
     """Render the outputs of one puzzle (names relative to public/<slug>/).
 
     `quick` skips the slow ones (PNG, PDF); `page=False` leaves out the
-    puzzle page, which needs the site around it (`generate --out-dir`).
+    puzzle page, which needs the site around it (`generate --out-dir`);
+    `neighbours` are the puzzles the page links to as newer and older.
     `stop`, asked before each slow render, raises BuildStopped when it says so.
     """
     from .render.exports import export_files
@@ -265,7 +266,7 @@ def puzzle_files(
     files[f"{slug}.svg"] = render_svg(puzzle, layout)
     files[f"{slug}-solution.svg"] = render_svg(puzzle, layout, solution=True)
     if page:
-        files["index.html"] = render_page(puzzle, layout, config)
+        files["index.html"] = render_page(puzzle, layout, config, neighbours)
     if not quick:
         from .render.pdf import render_pdf
         from .render.png import render_png, render_thumbnail
@@ -285,7 +286,7 @@ def puzzle_files(
     return files
 
 
-def render_page(puzzle: Puzzle, layout: Layout, config: SiteConfig) -> str:
+def render_page(puzzle: Puzzle, layout: Layout, config: SiteConfig, neighbours: Neighbours = (None, None)) -> str:
     from dataclasses import asdict
 
     from .render.html import render_puzzle_page
@@ -293,7 +294,7 @@ def render_page(puzzle: Puzzle, layout: Layout, config: SiteConfig) -> str:
     # only the settings a page may show (a template asking for another fails: StrictUndefined), so that
     # the build's record of a puzzle (`_source_key`) holds every setting its outputs depend on
     site = {k: v for k, v in asdict(config).items() if k in PAGE_SETTINGS}
-    return render_puzzle_page(puzzle, layout, site=site, root="../", downloads=downloads(puzzle))
+    return render_puzzle_page(puzzle, layout, site=site, root="../", downloads=downloads(puzzle), neighbours=neighbours)
 
 
 # ------------------------------------------------------------------- build
@@ -375,12 +376,30 @@ def _state(key: str, target: Path, slug: str) -> str | None:
     return "\n".join([key, *stamps]) + "\n"
 
 
-def _source_key(path: Path, code: str, config: SiteConfig) -> str:
+def _source_key(path: Path, code: str, config: SiteConfig, neighbours: "Neighbours" = (None, None)) -> str:
     h = hashlib.sha256()
     h.update(code.encode())
     h.update(repr([getattr(config, k) for k in PAGE_SETTINGS]).encode())
     h.update(path.read_bytes())
+    if neighbours != (None, None):  # the page links to them (a lone puzzle keeps the key it had before)
+        h.update(repr(neighbours).encode())
     return h.hexdigest()
+
+
+# A puzzle page's links to the next newer and the next older puzzle of the archive: (slug, title) each, or None
+Neighbours = tuple[tuple[str, str] | None, tuple[str, str] | None]
+
+
+def archive_order(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
+    """The archive's order: newest first, puzzles of one date in name order (the index, the feed, the links)."""
+    return sorted(puzzles, key=lambda p: (-p.meta.date.toordinal(), p.slug))
+
+
+def neighbours_of(puzzles: Iterable[Puzzle]) -> dict[str, Neighbours]:
+    """Each published puzzle's newer and older neighbour in `archive_order`."""
+    order = [(p.slug, p.meta.title) for p in archive_order(puzzles)]
+    return {slug: (order[i - 1] if i else None, order[i + 1] if i + 1 < len(order) else None)
+            for i, (slug, _) in enumerate(order)}
 
 
 @contextlib.contextmanager
@@ -421,17 +440,18 @@ def _ignore_stop_signals(parent: int | None = None) -> None:
 def _build_one(args: tuple) -> tuple[str, object, float, bool]:
     """Worker: lay out and render one puzzle. Returns (path, files or error, seconds, layout cached).
 
-    `args` is (path, config, cache, engine, quick) and, in this process only, a `stop` callable
-    (BuildStopped goes up to `build_site`)."""
+    `args` is (path, config, cache, engine, quick), then the page's `Neighbours` and, in this process only,
+    a `stop` callable (BuildStopped goes up to `build_site`)."""
     path, config, cache, engine, quick, *rest = args
-    stop = rest[0] if rest else None
+    neighbours = rest[0] if rest else (None, None)
+    stop = rest[1] if len(rest) > 1 else None
     t0 = time.perf_counter()
     if stop is not None and stop():
         raise BuildStopped(Path(path).stem)
     try:
         puzzle = _read_source(path)
         layout, hit = cached_layout(puzzle, cache, engine)
-        files = puzzle_files(puzzle, layout, config, quick=quick, stop=stop)
+        files = puzzle_files(puzzle, layout, config, quick=quick, stop=stop, neighbours=neighbours)
         from .render.pdf import small_squares
 
         small = "" if quick else small_squares(puzzle, layout)  # a quick build makes no PDF: the full one says it
@@ -506,19 +526,24 @@ def build_site(
     stale: list[tuple[Path, str]] = []
     sources = _published_sources(root / "puzzles")
     forget_sources({str(p) for p in sources})
+    readable: list[tuple[Path, Puzzle]] = []
     for path in sources:
-        slug = path.stem
         try:
             puzzle = _read_source(path)
         except CrosswordError as exc:
-            result.failed.append((slug, exc))
+            result.failed.append((path.stem, exc))
             if _declares_draft(path):
-                result.failed_drafts.add(slug)
+                result.failed_drafts.add(path.stem)
             continue
         if puzzle.meta.draft:
-            result.drafts.append(slug)
+            result.drafts.append(path.stem)
             continue
-        key = _source_key(path, puzzle_code, config)
+        readable.append((path, puzzle))
+    # the links between pages skip a puzzle that cannot be read now (its old page stays, as the index does)
+    links = neighbours_of(puzzle for _, puzzle in readable)
+    for path, puzzle in readable:
+        slug = path.stem
+        key = _source_key(path, puzzle_code, config, links[slug])
         if only is not None and slug not in only and (out / slug).exists():
             try:
                 infos[slug] = PuzzleInfo(puzzle, cached_layout(puzzle, cache, engine)[0])
@@ -541,7 +566,7 @@ def build_site(
         else:
             stale.append((path, key))
 
-    work = [(path, config, cache, engine, quick) for path, _ in stale]
+    work = [(path, config, cache, engine, quick, links[path.stem]) for path, _ in stale]
     keys = {str(path): key for path, key in stale}
     if jobs > 1 and len(work) > 1:
         import multiprocessing
@@ -835,8 +860,8 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
     from .render.pages import site_pages
 
     try:
-        # newest first; puzzles of one date in name order
-        newest = sorted(infos, key=lambda i: (-i.puzzle.meta.date.toordinal(), i.puzzle.slug))
+        by_slug = {i.puzzle.slug: i for i in infos}
+        newest = [by_slug[p.slug] for p in archive_order(i.puzzle for i in infos)]
         files = site_pages(newest, config, code)
     except jinja2.TemplateSyntaxError as exc:  # index.html, tag.html or feed.xml edited: the author's to fix
         raise template_error(exc) from None

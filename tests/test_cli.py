@@ -576,3 +576,17 @@ def test_generate_names_lists_of_other_scripts_apart(tmp_path):
     # letters with no accent to drop spelled as answers spell them ('strae-r' before)
     named = {"creme", "strasse-aero"}
     assert len(stems) == 4 and named <= set(stems) and all(s in named or s.startswith("puzzle-") for s in stems), stems
+
+
+def test_build_and_check_use_every_core_they_may_and_make_passes_its_own_job_count(monkeypatch):
+    from site_builder import cli
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 2, 5}, raising=False)
+    assert cli.cores() == 3
+    assert cli.build_parser().parse_args(["build"]).jobs == 3
+    assert cli.build_parser().parse_args(["check"]).jobs == 3
+    dry = {flags: subprocess.run(["make", "-n", *flags, "site"], cwd=ROOT, capture_output=True, text=True).stdout
+           for flags in ((), ("-j3",))}
+    build = [line for line in dry[()].splitlines() if "crossword build" in line]
+    assert build and all("--jobs" not in line for line in build)
+    assert any(line.endswith("crossword build --jobs 3") for line in dry[("-j3",)].splitlines())

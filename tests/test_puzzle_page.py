@@ -207,3 +207,15 @@ def test_a_reference_is_kept_on_one_line_and_the_enumeration_with_the_last_word(
     ref = f"{garden.number}-{garden.direction.value.title()}"
     assert (f'<bdi>Layered vegetable grown beside <span class="nobr">{ref}</span> &amp; &lt;b&gt;</bdi>&nbsp;(5)'
             in text)
+
+
+@pytest.mark.parametrize("cols,article", [(8, "an"), (11, "an"), (18, "an"), (12, "a"), (19, "a"), (80, "an"),
+                                          (110, "a")])
+def test_the_pages_own_description_says_an_before_eight_eleven_and_eighteen(small, cols, article):
+    import dataclasses
+
+    from site_builder.render.html import summary
+
+    puzzle, layout = small
+    wide = dataclasses.replace(layout, cols=cols)
+    assert summary(puzzle, wide).startswith(f"A freeform crossword of {len(layout.placements)} answers in {article} {cols}×")

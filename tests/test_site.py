@@ -206,10 +206,10 @@ def test_a_bug_in_one_puzzle_fails_that_puzzle_only(tmp_path, monkeypatch):
     root = make_repo(tmp_path, a=small("A"), b=small("B"))
     real = site_mod.render_page
 
-    def broken(puzzle, layout, config):
+    def broken(puzzle, layout, *args):
         if puzzle.slug == "a":
             raise ValueError("renderer bug")
-        return real(puzzle, layout, config)
+        return real(puzzle, layout, *args)
 
     monkeypatch.setattr(site_mod, "render_page", broken)
     result = build_site(root, report=quiet)
@@ -631,3 +631,37 @@ def test_a_404_page_links_from_the_sites_own_path_and_every_puzzle_page_has_a_de
 
     assert description("b") == "Pets and cards"
     assert re.fullmatch(r"A freeform crossword of 4 answers in a \d+×\d+ grid, by Ann, 1 January 2026\.", description("a"))
+
+
+def test_a_puzzle_page_links_the_next_newer_and_older_puzzle_and_a_new_puzzle_rebuilds_only_its_neighbour(tmp_path):
+    root = make_repo(tmp_path, jan=small("January", "2026-01-01"), feb=small("February", "2026-02-01"),
+                     mar=small("March", "2026-03-01"), draft=small("Draft", "2026-02-15", extra="draft: true\n"))
+    build_site(root, report=quiet)
+    pub = root / "public"
+
+    def links(slug: str) -> dict[str, str]:
+        page = (pub / slug / "index.html").read_text()
+        return dict(re.findall(r'<a class="\w+" rel="(prev|next)" href="\.\./([a-z]+)/index\.html"', page))
+
+    assert links("mar") == {"next": "feb"}  # the newest: no newer puzzle; never the draft
+    assert links("feb") == {"prev": "mar", "next": "jan"}
+    assert links("jan") == {"prev": "feb"}
+    assert 'Older<span class="neighbour-title">: January</span>' in (pub / "feb" / "index.html").read_text()
+    # a new puzzle: it and the former newest are built, nothing else
+    (root / "puzzles" / "apr.txt").write_text(small("April", "2026-04-01"))
+    result = build_site(root, report=quiet)
+    assert sorted(result.built) == ["apr", "mar"]
+    assert links("mar") == {"prev": "apr", "next": "feb"} and links("apr") == {"next": "mar"}
+    # a title the neighbours show: they are built again, with it
+    feb = root / "puzzles" / "feb.txt"
+    feb.write_text(feb.read_text().replace("title: February", "title: Late Winter"))
+    result = build_site(root, report=quiet)
+    assert sorted(result.built) == ["feb", "jan", "mar"]
+    assert "Late Winter" in (pub / "jan" / "index.html").read_text()
+
+
+def test_a_lone_puzzle_page_links_only_the_archive(tmp_path):
+    root = make_repo(tmp_path, only=small("Only"))
+    build_site(root, report=quiet)
+    page = (root / "public" / "only" / "index.html").read_text()
+    assert 'class="neighbours"' not in page and '<a href="../index.html">All puzzles</a>' in page

@@ -184,7 +184,14 @@ def summary(puzzle: Puzzle, layout: Layout) -> str:
     n = len(layout.placements)
     by = f", by {meta.author}" if meta.author else ""
     when = f", {long_date(meta.date, weekday=False)}" if meta.date else ""
-    return f"A freeform crossword of {n} answer{'' if n == 1 else 's'} in a {layout.cols}×{layout.rows} grid{by}{when}."
+    size = f"{layout.cols}×{layout.rows}"
+    return f"A freeform crossword of {n} answer{'' if n == 1 else 's'} in {_article(layout.cols)} {size} grid{by}{when}."
+
+
+def _article(n: int) -> str:
+    """'an' before a number said with a vowel first (8, 11, 18, 80-89, 800-899...), else 'a'."""
+    digits = str(n)
+    return "an" if digits.startswith("8") or (len(digits) % 3 == 2 and digits[:2] in ("11", "18")) else "a"
 
 
 def render_puzzle_page(
@@ -195,12 +202,15 @@ def render_puzzle_page(
     root: str,
     downloads: Iterable[tuple[str, str, str]],
     live_reload: bool = False,
+    neighbours: tuple = (None, None),
 ) -> str:
     """The puzzle's web page (public/<slug>/index.html) as a string.
 
     `site` holds at least `title` and `licence`; `root` is the relative URL
     from the page to the site root ("../"); `downloads` lists (label, href,
-    note). `live_reload` adds the watch helper's script (never published).
+    note); `neighbours` the (slug, title) of the next newer and older puzzle
+    of the archive, or None. `live_reload` adds the watch helper's script
+    (never published).
     """
     meta = puzzle.meta
     template = _environment().get_template("puzzle.html")
@@ -209,6 +219,8 @@ def render_puzzle_page(
         root=root,
         downloads=[tuple(d) for d in downloads],
         live_reload=live_reload,
+        newer=neighbours[0],
+        older=neighbours[1],
         slug=puzzle.slug,
         title=meta.title,
         author=meta.author,
