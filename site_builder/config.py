@@ -2,7 +2,7 @@
 
     [tool.crossword]
     title = "The Crossword Press"          # site title, in every page header and the feed
-    base_url = "https://example.org/xw/"   # absolute links in the feed; must end with '/'
+    base_url = "https://example.org/xw/"   # absolute links in the feed and sitemap; must end with '/'
     author = "The Crossword Press"         # default author for puzzles that name none
     licence = "Puzzles CC BY 4.0"          # footer line, and the feed's rights
     description = "Themed freeform crosswords"

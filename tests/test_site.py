@@ -665,3 +665,18 @@ def test_a_lone_puzzle_page_links_only_the_archive(tmp_path):
     build_site(root, report=quiet)
     page = (root / "public" / "only" / "index.html").read_text()
     assert 'class="neighbours"' not in page and '<a href="../index.html">All puzzles</a>' in page
+
+
+def test_the_sitemap_lists_the_index_every_tag_page_and_every_published_puzzle_at_base_url(tmp_path):
+    root = make_repo(tmp_path, jan=small("January", "2026-01-01", "cats"), feb=small("February", "2026-02-01"),
+                     draft=small("Draft", extra="draft: true\n"))
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(re.sub(r'base_url = "[^"]*"', 'base_url = "https://puzzles.example.net/xw/"', pyproject.read_text()))
+    build_site(root, report=quiet)
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locs = [e.text for e in ET.parse(root / "public" / "sitemap.xml").getroot().findall("s:url/s:loc", ns)]
+    base = "https://puzzles.example.net/xw/"
+    assert locs == [base, f"{base}tags/cats.html", f"{base}tags/pets.html", f"{base}feb/", f"{base}jan/"]
+    for loc in locs:  # each names a page the build wrote
+        rel = loc.removeprefix(base)
+        assert (root / "public" / rel / ("index.html" if rel.endswith("/") or not rel else "")).is_file(), loc

@@ -1,4 +1,5 @@
-"""The archive's own pages: index, tag pages and the Atom feed (Jinja2 templates in templates/)."""
+"""The archive's own pages: index, tag pages, the Atom feed, the sitemap and the 404 page (Jinja2 templates in
+templates/)."""
 
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ _last: list[tuple[tuple, dict[str, str]]] = []
 
 
 def site_pages(infos: list, config: SiteConfig, fingerprint: str | None = None) -> dict[str, str]:
-    """index.html, tags/<tag>.html, feed.xml and 404.html for the puzzles (newest first).
+    """index.html, tags/<tag>.html, feed.xml, sitemap.xml and 404.html for the puzzles (newest first).
 
     `fingerprint` names the templates and code they are rendered with (the build's code fingerprint);
     given one, the pages of the last call are reused when the same puzzles show the same details.
@@ -114,6 +115,7 @@ def _render_pages(env, entries: list[dict], config: SiteConfig) -> dict[str, str
             site=config, entries=entries[:FEED_ENTRIES], updated=max((e["date"] for e in entries), default="1970-01-01")
         ),
     }
+    files["sitemap.xml"] = env.get_template("sitemap.xml").render(site=config, entries=entries, tags=tags)
     # a host serves it for any address without a page, at any depth: its links start from the site's own path
     files["404.html"] = env.get_template("404.html").render(site=config, tags=tags, root=urlsplit(config.base_url).path)
     for tag, _n in tags:
