@@ -231,3 +231,16 @@ def test_the_search_is_kept_in_the_address_and_separators_are_not_read(names, pa
     # the dots between a card's links are to see: each link's name is its own text, with the puzzle it is of
     assert page.get_by_role("link", name="PDF of Crème de la Crème", exact=True).count() == 1
     assert page.get_by_role("link", name="Solve Crème de la Crème online", exact=True).count() == 1
+
+
+def test_the_years_bar_stays_in_sight_after_a_jump_and_covers_no_heading(archive, browser):
+    context = browser.new_context(viewport={"width": 1000, "height": 420})
+    page = context.new_page()
+    page.goto((archive / "index.html").as_uri())
+    page.click(".years a[href='#y2025']")
+    page.wait_for_function("window.scrollY > 0")
+    bar = page.locator(".years").bounding_box()
+    heading = page.locator("#y2025").bounding_box()
+    assert abs(bar["y"]) < 1  # stuck at the window's top
+    assert heading["y"] >= bar["y"] + bar["height"]  # the heading jumped to shows below it
+    context.close()
