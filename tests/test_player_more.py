@@ -1932,3 +1932,37 @@ def test_a_reload_after_an_answer_changed_gives_the_grid_the_keyboard_back(site,
     p.page.reload()
     assert p.page.inner_text(".status").startswith("This puzzle was changed")
     assert p.focused() == "grid-input"
+
+
+def test_offline_the_archive_says_which_puzzles_were_never_kept(browser, tmp_path):
+    """Offline, every card looked the same, and a reader found a puzzle missing only by opening it."""
+    from site_builder.site import build_site
+    from tests.test_site import make_repo, small
+
+    root = make_repo(tmp_path, a=small("A"), b=small("B", date="2026-01-02"), c=small("C", date="2026-01-03"))
+    assert build_site(root, report=lambda line: None, quick=True).ok
+    server, base = _serve(root / "public")
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    noted = "[...document.querySelectorAll('.card')].filter(c => c.querySelector('.offline-note')).map(c => c.querySelector('.card-title').textContent.trim())"
+    try:
+        page = context.new_page()
+        page.goto(base + "a/index.html")
+        page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20000)
+        page.goto(base + "index.html")
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        assert page.evaluate(noted) == []  # online, nothing to say
+        context.set_offline(True)
+        page.wait_for_function(f"{noted}.length === 2")
+        assert sorted(page.evaluate(noted)) == ["B", "C"]  # the index itself and A were kept
+        assert "Not kept offline" in page.inner_text(".card.unkept")
+        context.set_offline(False)
+        page.wait_for_function(f"{noted}.length === 0")
+        # a page loaded offline says it at once (the emulated network leaves navigator.onLine true after a
+        # reload, so the browser's word for it is given here)
+        context.set_offline(True)
+        page.add_init_script("Object.defineProperty(Navigator.prototype, 'onLine', { get: () => false })")
+        page.reload()
+        page.wait_for_function(f"{noted}.length === 2")
+    finally:
+        context.close()
+        server.shutdown()

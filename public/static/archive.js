@@ -186,6 +186,46 @@
 
   function refresh() { showProgress(); applyFilter(); }
 
+  // ------------------------------------------------------------ offline
+
+  // Offline, a card whose page this browser never kept says so, rather than leave the reader to find out
+  // by opening it: the worker keeps the pages a reader opened, in its pages store, under one address a
+  // page (a folder's, for slug/index.html: sw.js's pageKey)
+  function pageKey(href) {
+    var url = new URL(href, location.href);
+    url.search = '';
+    url.hash = '';
+    if (/\/index\.html$/.test(url.pathname)) url.pathname = url.pathname.slice(0, -'index.html'.length);
+    return url.href;
+  }
+  function markKept() {
+    var offline = navigator.onLine === false;
+    var worker = 'caches' in window && navigator.serviceWorker && navigator.serviceWorker.controller;
+    var stores = offline && worker ? navigator.serviceWorker.ready.then(function (registration) {
+      return caches.open('crossword-press pages ' + registration.scope);
+    }) : Promise.resolve(null);
+    stores.then(function (pages) {
+      cards.forEach(function (card) {
+        var link = card.querySelector('.card-title a');
+        (pages && link ? pages.match(pageKey(link.href)) : Promise.resolve(true)).then(function (kept) {
+          var note = card.querySelector('.offline-note');
+          card.classList.toggle('unkept', !kept);
+          if (kept && note) note.parentNode.removeChild(note);
+          if (!kept && !note) {
+            note = document.createElement('p');
+            note.className = 'offline-note';
+            note.textContent = 'Not kept offline: open it online first';
+            var title = card.querySelector('.card-title');
+            title.parentNode.insertBefore(note, title.nextSibling);
+          }
+        });
+      });
+    }).catch(function () {});
+  }
+  window.addEventListener('online', markKept);
+  window.addEventListener('offline', markKept);
+  markKept();
+
   // a tag page on a phone: its tag's chip, in a row that scrolls sideways, is brought into the row's view
   var here = document.querySelector('.tags a[aria-current]');
   if (here) {
