@@ -377,13 +377,23 @@ def _state(key: str, target: Path, slug: str) -> str | None:
 
 
 def _source_key(path: Path, code: str, config: SiteConfig, neighbours: "Neighbours" = (None, None)) -> str:
+    """The key a puzzle's build record holds: its source, code and settings, then (after a space) the
+    puzzles its page links to, which `build_site` may keep as they were (see `_links_kept`)."""
     h = hashlib.sha256()
     h.update(code.encode())
     h.update(repr([getattr(config, k) for k in PAGE_SETTINGS]).encode())
     h.update(path.read_bytes())
-    if neighbours != (None, None):  # the page links to them (a lone puzzle keeps the key it had before)
-        h.update(repr(neighbours).encode())
-    return h.hexdigest()
+    return f"{h.hexdigest()} {hashlib.sha256(repr(neighbours).encode()).hexdigest()[:16]}"
+
+
+def _links_kept(recorded: str, key: str, target: Path, slug: str) -> bool:
+    """Whether a puzzle's build record differs from `key` only in the links, its outputs as it left them.
+
+    While another puzzle cannot be read, the order of the archive is not known (its date and title are
+    in the file that fails): its neighbours keep the links they have, as the index is kept as it was,
+    rather than be built twice, once without it and once with it when it is mended."""
+    first = recorded.split("\n", 1)[0]
+    return first.split(" ")[0] == key.split(" ")[0] and recorded == _state(first, target, slug)
 
 
 # A puzzle page's links to the next newer and the next older puzzle of the archive: (slug, title) each, or None
@@ -539,8 +549,8 @@ def build_site(
             result.drafts.append(path.stem)
             continue
         readable.append((path, puzzle))
-    # the links between pages skip a puzzle that cannot be read now (its old page stays, as the index does)
     links = neighbours_of(puzzle for _, puzzle in readable)
+    unreadable = any(slug not in result.failed_drafts for slug, _ in result.failed)
     for path, puzzle in readable:
         slug = path.stem
         key = _source_key(path, puzzle_code, config, links[slug])
@@ -554,7 +564,9 @@ def build_site(
                 continue
         state_file = _state_path(state, slug)
         target = out / slug
-        fresh = not force and state_file.exists() and state_file.read_text() == _state(key, target, slug)
+        recorded = state_file.read_text() if not force and state_file.exists() else None
+        fresh = recorded is not None and (
+            recorded == _state(key, target, slug) or (unreadable and _links_kept(recorded, key, target, slug)))
         if fresh:
             try:
                 layout, _ = cached_layout(puzzle, cache, engine)

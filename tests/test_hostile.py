@@ -221,7 +221,7 @@ def test_puzzle_page_clue(site, numbers, case):
     direction, number, enum = numbers[letters(answer)]
     p = page(site, f"{SLUG}/index.html")
     shown = [t for t in p.texts["clue-text"] if squash(t) == squash(f"{CASES[case]} ({enum})")]
-    assert shown == [one_line(CASES[case]) + f" ({enum})"]
+    assert shown == [one_line(CASES[case]) + f"\xa0({enum})"]  # the enumeration joined to the clue's last word
     (_, data), = [(a, d) for a, d in p.scripts if a.get("id") == "puzzle-data"]
     assert "</" not in data and "<!--" not in data
     entry = next(e for e in json.loads(data)["entries"] if e["id"] == f"clue-{direction}-{number}")

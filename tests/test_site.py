@@ -680,3 +680,18 @@ def test_the_sitemap_lists_the_index_every_tag_page_and_every_published_puzzle_a
     for loc in locs:  # each names a page the build wrote
         rel = loc.removeprefix(base)
         assert (root / "public" / rel / ("index.html" if rel.endswith("/") or not rel else "")).is_file(), loc
+
+
+def test_while_a_puzzle_cannot_be_read_its_neighbours_keep_their_links_and_are_not_built_again(tmp_path):
+    root = make_repo(tmp_path, jan=small("January", "2026-01-01"), feb=small("February", "2026-02-01"),
+                     mar=small("March", "2026-03-01"))
+    build_site(root, report=quiet)
+    feb = root / "puzzles" / "feb.txt"
+    good = feb.read_text()
+    feb.write_text(good.replace("CAT | Pet", "C4T | Pet"))  # an error mid-edit, as in watch mode
+    broken = build_site(root, report=quiet)
+    assert [slug for slug, _ in broken.failed] == ["feb"] and broken.built == []
+    assert 'href="../feb/index.html"' in (root / "public" / "jan" / "index.html").read_text()
+    feb.write_text(good.replace("Pet that purrs", "Feline friend"))
+    mended = build_site(root, report=quiet)
+    assert mended.ok and mended.built == ["feb"]
