@@ -590,3 +590,24 @@ def test_build_and_check_use_every_core_they_may_and_make_passes_its_own_job_cou
     build = [line for line in dry[()].splitlines() if "crossword build" in line]
     assert build and all("--jobs" not in line for line in build)
     assert any(line.endswith("crossword build --jobs 3") for line in dry[("-j3",)].splitlines())
+
+
+def test_an_answer_the_rules_keep_out_of_a_grid_with_room_is_not_told_to_raise_the_size(tmp_path):
+    """Fourteen two-letter answers: at most eleven fit under the rules, in a 7x6 grid at any size; the note
+    said "raise --size", which changed nothing."""
+    words = tmp_path / "twos.txt"
+    words.write_text("".join(f"{w} | clue\n" for w in "IO OX AX AT TO ON NO IN IT OF OR AN AS IS".split()))
+    r = run("generate", "--words", str(words))
+    assert r.returncode == 0, r.stderr
+    assert "found no spot crossing the grid without touching another answer" in r.stderr and "raise" not in r.stderr
+
+
+def test_a_strategy_that_cannot_place_a_required_answer_is_told_what_helps_it(tmp_path):
+    """`scored` tries at most 50 seeds an effort level: more seeds changed nothing; effort, or the default
+    search, may place it."""
+    words = tmp_path / "w.txt"
+    words.write_text("*CAT | a\n*ACT | b\n*TAT | c\n*CAB | d\n")
+    r = run("generate", "--words", str(words), "--size", "3", "--strategy", "scored")
+    assert r.returncode == 1, r.stderr
+    assert "a higher --effort (up to 10), the default search (--strategy optimize), or unstar one" in r.stderr
+    assert "seeds" not in r.stderr, r.stderr

@@ -248,12 +248,15 @@ def test_each_missing_answer_gets_its_own_advice():
         layout_puzzle(p, params_for(p, size=3))
     message = str(info.value)
     assert "missing: CAB, XYZ" in message and "XYZ shares no letter" in message
-    # optimize spends effort, not seeds (beyond a few, more seeds start nothing new); the builder, seeds
-    assert "try a larger --size, a higher --effort (up to 10)" in message and "seeds" not in message, message
+    # optimize spends effort, not seeds (beyond a few, more seeds start nothing new); the builder, seeds; and
+    # the size a list's letters need is named
+    assert ("try a larger --size (to about 5: the answers' 15 letters need about 5x5), a higher --effort (up to 10), "
+            "or unstar one") in message and "seeds" not in message, message
     assert info.value.line == 4  # the first missing answer's line
     with pytest.raises(LayoutError) as info:
         layout_puzzle(p, params_for(p, size=3, strategy="freeform"))
-    assert "try a larger --size, more --seeds" in str(info.value), str(info.value)
+    assert ("try a larger --size (to about 5: the answers' 15 letters need about 5x5), more --seeds, the default "
+            "search (--strategy optimize), or unstar one") in str(info.value), str(info.value)
 
 
 def test_optimize_places_as_many_answers_as_the_greedy_builder():

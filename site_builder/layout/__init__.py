@@ -83,15 +83,23 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
                          "in the grid or any answer crossing them, so no grid holds both: unstar "
                          f"{'it' if len(apart) == 1 else 'them'}, or add answers that share letters with both")
         if len(alone) + len(apart) < len(missing):
-            # a pinned seed: more seeds is no option, another seed is
-            # `optimize` spends its effort, not seeds, on the search (seeds beyond a few start nothing new)
+            # a pinned seed: more seeds is no option, another seed is; `optimize` spends its effort, not seeds,
+            # on the search (seeds beyond a few start nothing new), and `scored` tries at most 50 seeds an effort
+            options = []
+            grow = _size_advice(puzzle, replace(layout, unplaced=tuple(unplaced)), size)
+            if grow:
+                options.append(grow.replace("raise", "a larger", 1))
             if params.seed is not None:
-                more = f"another {seed}, "
-            elif params.strategy != optimize.NAME:
-                more = f"more {seeds}, "
+                options.append(f"another {seed}")
+            elif params.strategy in (optimize.NAME, scored.NAME):
+                if params.effort < 10:
+                    options.append(f"a higher {effort} (up to 10)")
             else:
-                more = f"a higher {effort} (up to 10), " if params.effort < 10 else ""
-            hints.append(f"try a larger {size}, {more}or unstar one")
+                options.append(f"more {seeds}")
+            if params.strategy != optimize.NAME:
+                options.append("the default search (" + ("'strategy: optimize'" if puzzle.has_front_matter
+                                                         else "--strategy optimize") + ")")
+            hints.append(f"try {', '.join(options)}, or unstar one" if options else "unstar one")
         hint = "; ".join(hints)
         lines = [e.line for e in unplaced if e.required and e.line]
         raise LayoutError(
@@ -179,6 +187,26 @@ def _why_left_out(entry: Entry, puzzle: Puzzle, layout: Layout) -> str:
                             "apart": " shares no letter with the answers in the grid", "room": " found no room"}[kind]
 
 
+# The densest layouts hold about this share of a size x size box in answer letters (lint's CROWDED)
+DENSEST = 0.6
+
+
+def _size_advice(puzzle: Puzzle, layout: Layout, name: str) -> str | None:
+    """How to give answers that found no room more of it: "raise 'size' (to about 25: ...)", or None when
+    the grid stopped at least two squares short of the size both ways (it had room to grow, so what kept the
+    answers out is the rules: no spot crosses the grid without touching another answer)."""
+    import math
+
+    size = layout.params.size
+    if layout.placements and layout.rows <= size - 2 and layout.cols <= size - 2:
+        return None
+    letters = sum(len(e.answer) for e in puzzle.entries)
+    holds = math.ceil(math.sqrt(letters / DENSEST))
+    if holds > size:
+        return f"raise {name} (to about {holds}: the answers' {letters} letters need about {holds}x{holds})"
+    return f"raise {name}"
+
+
 def left_out_reasons(puzzle: Puzzle, layout: Layout) -> list[str]:
     """Why the layout left each answer out, in a few lines: no shared letter with any other answer, a group of
     answers sharing none with the grid's, or (the rest) no room in the size (see `_left_out_kinds`)."""
@@ -194,5 +222,10 @@ def left_out_reasons(puzzle: Puzzle, layout: Layout) -> list[str]:
     if room:
         size = "'size'" if puzzle.has_front_matter else "--size"
         names = ", ".join(e.display for e in room[:6]) + (f" and {len(room) - 6} more" if len(room) > 6 else "")
-        out.append(f"{names} found no room: raise {size}, or give the answers more letters in common")
+        advice = _size_advice(puzzle, layout, size)
+        if advice is None:
+            out.append(f"{names} found no spot crossing the grid without touching another answer (the grid had room "
+                       "to grow, so no larger size helps): give the answers more letters in common")
+        else:
+            out.append(f"{names} found no room: {advice}, or give the answers more letters in common")
     return out
