@@ -376,24 +376,36 @@ def _state(key: str, target: Path, slug: str) -> str | None:
     return "\n".join([key, *stamps]) + "\n"
 
 
-def _source_key(path: Path, code: str, config: SiteConfig, neighbours: "Neighbours" = (None, None)) -> str:
-    """The key a puzzle's build record holds: its source, code and settings, then (after a space) the
-    puzzles its page links to, which `build_site` may keep as they were (see `_links_kept`)."""
+def _source_key(path: Path, code: str, config: SiteConfig) -> str:
     h = hashlib.sha256()
     h.update(code.encode())
     h.update(repr([getattr(config, k) for k in PAGE_SETTINGS]).encode())
     h.update(path.read_bytes())
-    return f"{h.hexdigest()} {hashlib.sha256(repr(neighbours).encode()).hexdigest()[:16]}"
+    return h.hexdigest()
 
 
-def _links_kept(recorded: str, key: str, target: Path, slug: str) -> bool:
-    """Whether a puzzle's build record differs from `key` only in the links, its outputs as it left them.
+def _record_key(source: str, neighbours: "Neighbours") -> str:
+    """The first line of a puzzle's build record: its source key, then the puzzles its page links to (JSON),
+    which `build_site` may change by writing the page alone."""
+    return f"{source} {json.dumps(neighbours, separators=(',', ':'))}"
 
-    While another puzzle cannot be read, the order of the archive is not known (its date and title are
-    in the file that fails): its neighbours keep the links they have, as the index is kept as it was,
-    rather than be built twice, once without it and once with it when it is mended."""
+
+def _recorded_links(state_file: Path, source: str, target: Path, slug: str) -> "Neighbours | None":
+    """The links a puzzle's page has, when its record holds `source` and its outputs are as the build left
+    them (None: the puzzle is stale, or was never built)."""
+    try:
+        recorded = state_file.read_text()
+    except OSError:
+        return None
     first = recorded.split("\n", 1)[0]
-    return first.split(" ")[0] == key.split(" ")[0] and recorded == _state(first, target, slug)
+    key, _, links = first.partition(" ")
+    if key != source or recorded != _state(first, target, slug):
+        return None
+    try:
+        newer, older = json.loads(links)
+        return (tuple(newer) if newer else None, tuple(older) if older else None)
+    except (ValueError, TypeError):
+        return None
 
 
 # A puzzle page's links to the next newer and the next older puzzle of the archive: (slug, title) each, or None
@@ -549,11 +561,19 @@ def build_site(
             result.drafts.append(path.stem)
             continue
         readable.append((path, puzzle))
+    # the links between pages as the puzzles read now stand: a stale puzzle is built with them, and
+    # `_relink` mends any page whose links the build's outcome changes (see there)
     links = neighbours_of(puzzle for _, puzzle in readable)
-    unreadable = any(slug not in result.failed_drafts for slug, _ in result.failed)
+    sources: dict[str, str] = {}  # the source key of each puzzle read
+    linked: dict[str, Neighbours] = {}  # the links each page has, where the build's record knows them
     for path, puzzle in readable:
         slug = path.stem
-        key = _source_key(path, puzzle_code, config, links[slug])
+        key = sources[slug] = _source_key(path, puzzle_code, config)
+        state_file = _state_path(state, slug)
+        target = out / slug
+        had = None if force else _recorded_links(state_file, key, target, slug)
+        if had is not None:
+            linked[slug] = had
         if only is not None and slug not in only and (out / slug).exists():
             try:
                 infos[slug] = PuzzleInfo(puzzle, cached_layout(puzzle, cache, engine)[0])
@@ -562,11 +582,7 @@ def build_site(
             except CrosswordError as exc:
                 result.failed.append((slug, exc))
                 continue
-        state_file = _state_path(state, slug)
-        target = out / slug
-        recorded = state_file.read_text() if not force and state_file.exists() else None
-        fresh = recorded is not None and (
-            recorded == _state(key, target, slug) or (unreadable and _links_kept(recorded, key, target, slug)))
+        fresh = had is not None
         if fresh:
             try:
                 layout, _ = cached_layout(puzzle, cache, engine)
@@ -579,7 +595,7 @@ def build_site(
             stale.append((path, key))
 
     work = [(path, config, cache, engine, quick, links[path.stem]) for path, _ in stale]
-    keys = {str(path): key for path, key in stale}
+    keys = {str(path): _record_key(key, links[path.stem]) for path, key in stale}
     if jobs > 1 and len(work) > 1:
         import multiprocessing
 
@@ -606,6 +622,8 @@ def build_site(
             result.stopped = True
             return result
 
+    linked.update((slug, links[slug]) for slug in result.built)
+    _relink(readable, infos, linked, sources, config, out, state, result, quick)
     published = set(infos)
     # a draft is on no page: one still being written (with errors) must not hold the index back
     failed_slugs = {slug for slug, _ in result.failed} - result.failed_drafts
@@ -622,6 +640,35 @@ def build_site(
                 result.written.append(out / name)
         report(f"index  kept as it was: {len(failed_slugs)} puzzle(s) failed")
     return result
+
+
+def _relink(readable: list[tuple[Path, Puzzle]], infos: dict[str, PuzzleInfo], linked: dict[str, Neighbours],
+            sources: dict[str, str], config: SiteConfig, out: Path, state: Path, result: BuildResult,
+            quick: bool) -> None:
+    """Write again, alone, each page whose links to the next newer and older puzzle are not those of the
+    archive as it now stands: the puzzles read, less those whose build failed with no page from before.
+
+    A new puzzle, one removed or made a draft, a new title or date changes its neighbours' links, and only
+    their pages: the PDF and pictures stay (rendering those again cost seconds a neighbour). The puzzles
+    built in this run were built with the links of every puzzle read, before any failed; a puzzle that
+    cannot be read now has no known place (its date and title are in the file that fails): while one
+    fails, the pages not built keep the links they have, as the index is kept as it was, rather than be
+    written once without it and again when it is mended."""
+    failed = {slug for slug, _ in result.failed}
+    unread = failed - {path.stem for path, _ in readable} - result.failed_drafts
+    standing = [p for path, p in readable if path.stem not in failed or (out / path.stem / "index.html").is_file()]
+    final = neighbours_of(standing)
+    for slug, neighbours in final.items():
+        if slug in failed or slug not in infos or slug not in linked or linked[slug] == neighbours:
+            continue  # a page kept from before a failure, or one whose links are right (or unknown: watch's quick build)
+        if unread and slug in result.unchanged:
+            continue
+        info = infos[slug]
+        puzzle, layout = with_references(with_default_author(info.puzzle, config), info.layout)
+        if write_atomic(out / slug / "index.html", render_page(puzzle, layout, config, neighbours)):
+            result.written.append(out / slug / "index.html")
+        if slug in result.unchanged or not quick:  # a quick build leaves its puzzles stale: no record
+            write_atomic(_state_path(state, slug), _state(_record_key(sources[slug], neighbours), out / slug, slug) or "")
 
 
 def _declares_draft(path: Path) -> bool:

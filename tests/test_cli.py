@@ -599,7 +599,7 @@ def test_an_answer_the_rules_keep_out_of_a_grid_with_room_is_not_told_to_raise_t
     words.write_text("".join(f"{w} | clue\n" for w in "IO OX AX AT TO ON NO IN IT OF OR AN AS IS".split()))
     r = run("generate", "--words", str(words))
     assert r.returncode == 0, r.stderr
-    assert "found no spot crossing the grid without touching another answer" in r.stderr and "raise" not in r.stderr
+    assert "found no spot where the rules let them cross the grid" in r.stderr and "raise" not in r.stderr
 
 
 def test_a_strategy_that_cannot_place_a_required_answer_is_told_what_helps_it(tmp_path):

@@ -700,17 +700,16 @@ def test_a_list_that_opens_a_column_of_continued_clues_starts_level_with_its_nei
 
 @needs_poppler
 def test_a_numbered_reference_and_an_enumeration_keep_to_their_line():
-    """'4-Down' never breaks at its hyphen, and '(8)' never starts a line alone: each clue here is long
-    enough to wrap near its end."""
+    """'4-Down' broke at its hyphen, and '(8)' started a line of its own: clues that end near a line's end
+    (tests/fixtures/print/references.txt; before the fix, "who outwitted 4-" then "Down (5,5)")."""
+    from site_builder.layout import layout_puzzle, with_references
     from site_builder.render.pdf import pdf_html
+    from site_builder.source import read_puzzle
 
-    words = ["HOLMES", "WATSON", "HUDSON", "MORIARTY", "LESTRADE", "MYCROFT", "ADLER", "BAKER"]
-    filler = "a clue that runs on for a while so the line must wrap somewhere near"
-    entries = tuple(Entry(w, f"{filler} {i % 4 + 1}-Down", line=i + 1) for i, w in enumerate(words))
-    layout = layout_entries(entries, LayoutParams(size=15, seed=0))
-    puzzle = Puzzle(slug="refs", meta=PuzzleMeta(title="Refs", date=None, paper="a4"), entries=entries)
+    puzzle = read_puzzle(PRINT_FIXTURES / "references.txt")
+    puzzle, layout = with_references(puzzle, layout_puzzle(puzzle))
     html = pdf_html(puzzle, layout)
-    assert '<span class="nobr">1-Down</span></bdi>&nbsp;(' in html
-    for line in pdf_text(render_pdf(puzzle, layout)).splitlines():
-        assert not re.search(r"\d-$", line.strip()), line
-        assert not re.fullmatch(r"\(\d+\)", line.strip()), line
+    assert re.search(r'<span class="nobr">\d+-(Across|Down)</span></bdi>&nbsp;\(', html)
+    lines = [line.strip() for line in pdf_text(render_pdf(puzzle, layout)).splitlines()]
+    assert not [line for line in lines if re.search(r"\d-$", line)]
+    assert not [line for line in lines if re.fullmatch(r"\(\d+(,\d+)*\)", line)]

@@ -216,6 +216,10 @@ def test_a_line_of_text_drawn_in_one_call_is_what_cairosvg_draws_letter_by_lette
         '<text x="10" y="30">Start <tspan font-weight="bold">bold</tspan> end</text>',
         '<text x="10" y="30" stroke="#000" stroke-width="0.5">Outlined</text>',
         '<text x="10" y="30" dominant-baseline="middle">Centred</text>',
+        '<defs><linearGradient id="g"><stop offset="0" stop-color="#000"/><stop offset="1" stop-color="#888"/>'
+        '</linearGradient></defs><text x="10" y="30" fill="url(#g)">Shaded</text>',
+        '<defs><clipPath id="c"><text x="10" y="40" font-size="40">CLIP</text></clipPath></defs>'
+        '<rect width="200" height="60" fill="#000" clip-path="url(#c)"/>',
     ],
 )
 def test_any_other_text_is_drawn_by_cairosvg_as_before(text, monkeypatch):

@@ -647,17 +647,38 @@ def test_a_puzzle_page_links_the_next_newer_and_older_puzzle_and_a_new_puzzle_re
     assert links("feb") == {"prev": "mar", "next": "jan"}
     assert links("jan") == {"prev": "feb"}
     assert 'Older<span class="neighbour-title">: January</span>' in (pub / "feb" / "index.html").read_text()
-    # a new puzzle: it and the former newest are built, nothing else
+    # a new puzzle: it is built, and the former newest's page alone is written again (not its PDF)
+    pdf = (pub / "mar" / "mar.pdf").stat().st_mtime_ns
     (root / "puzzles" / "apr.txt").write_text(small("April", "2026-04-01"))
     result = build_site(root, report=quiet)
-    assert sorted(result.built) == ["apr", "mar"]
+    assert result.built == ["apr"] and pub / "mar" / "index.html" in result.written
     assert links("mar") == {"prev": "apr", "next": "feb"} and links("apr") == {"next": "mar"}
-    # a title the neighbours show: they are built again, with it
+    assert (pub / "mar" / "mar.pdf").stat().st_mtime_ns == pdf
+    # a title the neighbours show: their pages are written again, with it; the next build finds all up to date
     feb = root / "puzzles" / "feb.txt"
     feb.write_text(feb.read_text().replace("title: February", "title: Late Winter"))
     result = build_site(root, report=quiet)
-    assert sorted(result.built) == ["feb", "jan", "mar"]
+    assert result.built == ["feb"] and {pub / "jan" / "index.html", pub / "mar" / "index.html"} <= set(result.written)
     assert "Late Winter" in (pub / "jan" / "index.html").read_text()
+    assert build_site(root, report=quiet).built == [] and build_site(root, report=quiet).written == []
+    # a puzzle made a draft, or removed: its neighbours link past it
+    feb.write_text(feb.read_text().replace("tags: [pets]", "tags: [pets]\ndraft: true"))
+    build_site(root, report=quiet)
+    assert links("jan") == {"prev": "mar"} and links("mar") == {"prev": "apr", "next": "jan"}
+    (root / "puzzles" / "mar.txt").unlink()
+    build_site(root, report=quiet)
+    assert links("jan") == {"prev": "apr"} and links("apr") == {"next": "jan"}
+
+
+def test_a_new_puzzle_that_fails_to_lay_out_is_not_linked(tmp_path):
+    root = make_repo(tmp_path, jan=small("January", "2026-01-01"), mar=small("March", "2026-03-01"))
+    build_site(root, report=quiet)
+    # FEB reads well, but its starred answer shares no letter with the others: no layout places it
+    (root / "puzzles" / "feb.txt").write_text(small("February", "2026-02-01") + "*XYZZY | Magic word\n")
+    result = build_site(root, report=quiet)
+    assert [slug for slug, _ in result.failed] == ["feb"]
+    for slug in ("jan", "mar"):
+        assert "../feb/" not in (root / "public" / slug / "index.html").read_text()
 
 
 def test_a_lone_puzzle_page_links_only_the_archive(tmp_path):
@@ -695,3 +716,17 @@ def test_while_a_puzzle_cannot_be_read_its_neighbours_keep_their_links_and_are_n
     feb.write_text(good.replace("Pet that purrs", "Feline friend"))
     mended = build_site(root, report=quiet)
     assert mended.ok and mended.built == ["feb"]
+
+
+def test_watchs_quick_build_mends_the_links_of_a_removed_puzzles_neighbours(tmp_path):
+    """Watch mode builds only the puzzle saved, quickly: removing one built nothing, and its neighbours kept
+    links to its deleted page."""
+    root = make_repo(tmp_path, jan=small("January", "2026-01-01"), feb=small("February", "2026-02-01"),
+                     mar=small("March", "2026-03-01"))
+    build_site(root, report=quiet)
+    (root / "puzzles" / "feb.txt").unlink()
+    result = build_site(root, report=quiet, quick=True, only={"feb"})
+    assert result.built == [] and not (root / "public" / "feb").exists()
+    for slug in ("jan", "mar"):
+        assert "../feb/" not in (root / "public" / slug / "index.html").read_text()
+    assert build_site(root, report=quiet).built == []  # the records were kept up to date

@@ -183,6 +183,8 @@ def _left_out_kinds(puzzle: Puzzle, layout: Layout) -> dict[int, str]:
 def _why_left_out(entry: Entry, puzzle: Puzzle, layout: Layout) -> str:
     """Why the layout left `entry` out, as left_out_reasons says it of one answer."""
     kind = _left_out_kinds(puzzle, layout).get(id(entry), "room")
+    if kind == "room" and _size_advice(puzzle, layout, "size") is None:
+        return entry.display + " found no spot where the rules let it cross the grid"
     return entry.display + {"alone": " shares no letter with any other answer",
                             "apart": " shares no letter with the answers in the grid", "room": " found no room"}[kind]
 
@@ -224,8 +226,8 @@ def left_out_reasons(puzzle: Puzzle, layout: Layout) -> list[str]:
         names = ", ".join(e.display for e in room[:6]) + (f" and {len(room) - 6} more" if len(room) > 6 else "")
         advice = _size_advice(puzzle, layout, size)
         if advice is None:
-            out.append(f"{names} found no spot crossing the grid without touching another answer (the grid had room "
-                       "to grow, so no larger size helps): give the answers more letters in common")
+            out.append(f"{names} found no spot where the rules let {'it' if len(room) == 1 else 'them'} cross the grid "
+                       "(the grid had room to grow, so no larger size helps): give the answers more letters in common")
         else:
             out.append(f"{names} found no room: {advice}, or give the answers more letters in common")
     return out

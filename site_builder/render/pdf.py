@@ -684,8 +684,10 @@ def _tidy(doc, render, plan: Plan, layout: Layout, paper: Paper):
         for smaller in (s for s in KEY_SHARES if s < share):
             trial = render(key_share=smaller, **kw)
             if len(trial.pages) < len(doc.pages):
-                doc = trial
+                doc, kw = trial, {**kw, "key_share": smaller}
                 break
+        else:
+            kw["key_share"] = share
     return doc
 
 

@@ -56,7 +56,7 @@ def _line_text(surface, node, draw_as_text=False):
     advances differently. Anything else (our letter-spaced
     headings, any other SVG) goes to cairosvg's own drawer, kept in `letters`.
     """
-    if not _plain_line(node):
+    if not surface.stroke_and_fill or not _plain_line(node):  # a clip path's text is drawn as outlines
         return _line_text.letters(surface, node, draw_as_text)
     import cairocffi
     from cairosvg.helpers import size
@@ -95,6 +95,7 @@ def _plain_line(node) -> bool:
         and len(normalize(node["y"]).split()) == 1
         and not any(key in node for key in ("dx", "dy", "rotate", "textLength"))
         and node.get("stroke") in (None, "none")
+        and not node.get("fill", "").startswith("url(")  # a gradient or pattern needs the text's bounding box
         and not node.get("letter-spacing")
         and not node.get_href()
         and not (node.parent is not None and node.parent.get_href())

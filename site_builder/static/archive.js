@@ -189,8 +189,9 @@
   // ------------------------------------------------------------ offline
 
   // Offline, a card whose page this browser never kept says so, rather than leave the reader to find out
-  // by opening it: the worker keeps the pages a reader opened, in its pages store, under one address a
-  // page (a folder's, for slug/index.html: sw.js's pageKey)
+  // by opening it: the worker keeps the pages a reader opened, each under one address (a folder's, for
+  // slug/index.html: sw.js's pageKey), and the browser's caches are asked for it (no store is opened, so
+  // none is made where there was none)
   function pageKey(href) {
     var url = new URL(href, location.href);
     url.search = '';
@@ -198,29 +199,28 @@
     if (/\/index\.html$/.test(url.pathname)) url.pathname = url.pathname.slice(0, -'index.html'.length);
     return url.href;
   }
+  var marking = 0;  // an answer to an earlier offline or online event is dropped
   function markKept() {
+    var round = ++marking;
     var offline = navigator.onLine === false;
-    var worker = 'caches' in window && navigator.serviceWorker && navigator.serviceWorker.controller;
-    var stores = offline && worker ? navigator.serviceWorker.ready.then(function (registration) {
-      return caches.open('crossword-press pages ' + registration.scope);
-    }) : Promise.resolve(null);
-    stores.then(function (pages) {
-      cards.forEach(function (card) {
-        var link = card.querySelector('.card-title a');
-        (pages && link ? pages.match(pageKey(link.href)) : Promise.resolve(true)).then(function (kept) {
-          var note = card.querySelector('.offline-note');
-          card.classList.toggle('unkept', !kept);
-          if (kept && note) note.parentNode.removeChild(note);
-          if (!kept && !note) {
-            note = document.createElement('p');
-            note.className = 'offline-note';
-            note.textContent = 'Not kept offline: open it online first';
-            var title = card.querySelector('.card-title');
-            title.parentNode.insertBefore(note, title.nextSibling);
-          }
-        });
+    var ask = offline && 'caches' in window && navigator.serviceWorker && navigator.serviceWorker.controller;
+    cards.forEach(function (card) {
+      var link = card.querySelector('.card-title a');
+      var kept = ask && link ? caches.match(pageKey(link.href)).catch(function () { return true; }) : Promise.resolve(true);
+      kept.then(function (hit) {
+        if (round !== marking) return;
+        var note = card.querySelector('.offline-note');
+        card.classList.toggle('unkept', !hit);
+        if (hit && note) note.parentNode.removeChild(note);
+        if (!hit && !note) {
+          note = document.createElement('p');
+          note.className = 'offline-note';
+          note.textContent = 'Not kept offline: open it online first';
+          var title = card.querySelector('.card-title');
+          title.parentNode.insertBefore(note, title.nextSibling);
+        }
       });
-    }).catch(function () {});
+    });
   }
   window.addEventListener('online', markKept);
   window.addEventListener('offline', markKept);
