@@ -270,7 +270,13 @@ def one_line(text: str) -> str:
     go, and runs of spaces become one space. Every output's one-line text (a clue, a title, a byline)
     is this, so they all agree. Accented letters are composed (NFC): an é typed as e and a combining
     accent, as macOS pastes it, is the one character é, which Latin-1 (the .puz) can spell."""
+    plain = text.strip(" ")
+    if _PLAIN_LINE.fullmatch(plain) and "  " not in plain:
+        return plain  # printable ASCII and single spaces: as every output shows it once the ends are trimmed
     return one_line_positions(text)[0]
+
+
+_PLAIN_LINE = re.compile(r"[!-~](?:[ -~]*[!-~])?")
 
 
 def visible(text: str) -> bool:
