@@ -412,14 +412,14 @@ def _recorded_links(state_file: Path, source: str, target: Path, slug: str) -> "
 Neighbours = tuple[tuple[str, str] | None, tuple[str, str] | None]
 
 
-def archive_order(puzzles: Iterable[Puzzle]) -> list[Puzzle]:
+def archive_key(puzzle: Puzzle) -> tuple[int, str]:
     """The archive's order: newest first, puzzles of one date in name order (the index, the feed, the links)."""
-    return sorted(puzzles, key=lambda p: (-p.meta.date.toordinal(), p.slug))
+    return -puzzle.meta.date.toordinal(), puzzle.slug
 
 
 def neighbours_of(puzzles: Iterable[Puzzle]) -> dict[str, Neighbours]:
-    """Each published puzzle's newer and older neighbour in `archive_order`."""
-    order = [(p.slug, p.meta.title) for p in archive_order(puzzles)]
+    """Each published puzzle's newer and older neighbour in the archive's order (`archive_key`)."""
+    order = [(p.slug, p.meta.title) for p in sorted(puzzles, key=archive_key)]
     return {slug: (order[i - 1] if i else None, order[i + 1] if i + 1 < len(order) else None)
             for i, (slug, _) in enumerate(order)}
 
@@ -919,8 +919,7 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
     from .render.pages import site_pages
 
     try:
-        by_slug = {i.puzzle.slug: i for i in infos}
-        newest = [by_slug[p.slug] for p in archive_order(i.puzzle for i in infos)]
+        newest = sorted(infos, key=lambda i: archive_key(i.puzzle))
         files = site_pages(newest, config, code)
     except jinja2.TemplateSyntaxError as exc:  # index.html, tag.html or feed.xml edited: the author's to fix
         raise template_error(exc) from None

@@ -1851,15 +1851,29 @@ def test_a_focused_menu_item_has_an_outline(open_page):
     assert float(p.page.evaluate(f"parseFloat({style}.outlineWidth)")) >= 2
 
 
-def test_offline_the_archive_keeps_its_thumbnails_and_an_unopened_page_says_why_it_is_missing(browser, tmp_path):
-    """Offline, most of the archive's thumbnails were broken images (they were not kept), a puzzle never
-    opened gave the browser's own error page, and a folder's address typed without its slash failed even
-    where the page was kept."""
+def _three_puzzles(tmp_path):
+    """A project of puzzles A, B and C (dated apart), quick-built: pages, no pictures."""
     from site_builder.site import build_site
     from tests.test_site import make_repo, small
 
     root = make_repo(tmp_path, a=small("A"), b=small("B", date="2026-01-02"), c=small("C", date="2026-01-03"))
     assert build_site(root, report=lambda line: None, quick=True).ok
+    return root
+
+
+def _opened_under_the_worker(context, url):
+    """A page of `url`, once the site's service worker has taken it over (and kept it)."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20000)
+    return page
+
+
+def test_offline_the_archive_keeps_its_thumbnails_and_an_unopened_page_says_why_it_is_missing(browser, tmp_path):
+    """Offline, most of the archive's thumbnails were broken images (they were not kept), a puzzle never
+    opened gave the browser's own error page, and a folder's address typed without its slash failed even
+    where the page was kept."""
+    root = _three_puzzles(tmp_path)
     thumb = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAWk1v8QAAAABJRU5ErkJggg==")
     for slug in "abc":  # a quick build makes no PNG
         (root / "public" / slug / f"{slug}-thumb.png").write_bytes(thumb)
@@ -1867,9 +1881,7 @@ def test_offline_the_archive_keeps_its_thumbnails_and_an_unopened_page_says_why_
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     broken = "[...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).length"
     try:
-        page = context.new_page()
-        page.goto(base + "a/index.html")
-        page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20000)
+        page = _opened_under_the_worker(context, base + "a/index.html")
         page.goto(base + "index.html")
         page.wait_for_function(f"{broken} === 0")
         context.set_offline(True)
@@ -1936,18 +1948,12 @@ def test_a_reload_after_an_answer_changed_gives_the_grid_the_keyboard_back(site,
 
 def test_offline_the_archive_says_which_puzzles_were_never_kept(browser, tmp_path):
     """Offline, every card looked the same, and a reader found a puzzle missing only by opening it."""
-    from site_builder.site import build_site
-    from tests.test_site import make_repo, small
-
-    root = make_repo(tmp_path, a=small("A"), b=small("B", date="2026-01-02"), c=small("C", date="2026-01-03"))
-    assert build_site(root, report=lambda line: None, quick=True).ok
+    root = _three_puzzles(tmp_path)
     server, base = _serve(root / "public")
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     noted = "[...document.querySelectorAll('.card')].filter(c => c.querySelector('.offline-note')).map(c => c.querySelector('.card-title').textContent.trim())"
     try:
-        page = context.new_page()
-        page.goto(base + "a/index.html")
-        page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20000)
+        page = _opened_under_the_worker(context, base + "a/index.html")
         page.goto(base + "index.html")
         page.wait_for_function("navigator.serviceWorker.controller !== null")
         assert page.evaluate(noted) == []  # online, nothing to say
