@@ -412,9 +412,17 @@ def _recorded_links(state_file: Path, source: str, target: Path, slug: str) -> "
 Neighbours = tuple[tuple[str, str] | None, tuple[str, str] | None]
 
 
-def archive_key(puzzle: Puzzle) -> tuple[int, str]:
-    """The archive's order: newest first, puzzles of one date in name order (the index, the feed, the links)."""
-    return -puzzle.meta.date.toordinal(), puzzle.slug
+def archive_key(puzzle: Puzzle) -> tuple:
+    """The archive's order: newest first, puzzles of one date in name order (the index, the feed, the links).
+
+    Numbers in the names count as numbers, so daily-9 comes before daily-10; the
+    name itself settles what that leaves equal (part-01 and part-1).
+    """
+    natural = tuple((0, int(chunk), "") if chunk.isdigit() else (1, 0, chunk) for chunk in _CHUNKS.findall(puzzle.slug))
+    return -puzzle.meta.date.toordinal(), natural, puzzle.slug
+
+
+_CHUNKS = re.compile(r"\d+|\D+")
 
 
 def neighbours_of(puzzles: Iterable[Puzzle]) -> dict[str, Neighbours]:

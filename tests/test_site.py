@@ -358,6 +358,8 @@ def test_a_big_archive_is_grouped_by_year_with_counts_and_a_capped_feed(tmp_path
                for i in range(FEED_ENTRIES + 4)}
     puzzles["zz"] = small("Zed", "2022-05-05", "even")
     puzzles["aa"] = small("Aye", "2022-05-05", "even")
+    puzzles["daily-10"] = small("Tenth", "2022-05-05", "even")
+    puzzles["daily-9"] = small("Ninth", "2022-05-05", "even")
     root = make_repo(tmp_path, **puzzles)
     assert build_site(root, report=quiet, quick=True).ok
     index = (root / "public" / "index.html").read_text()
@@ -368,8 +370,8 @@ def test_a_big_archive_is_grouped_by_year_with_counts_and_a_capped_feed(tmp_path
     # tag counts, on the index and the tag pages
     evens = sum(1 for t in puzzles.values() if "[even]" in t)
     assert f'even <span class="n" aria-hidden="true">{evens}</span><span class="visually-hidden"> ({evens} puzzles)</span>' in index
-    # one date, two puzzles: in name order
-    assert index.index(">Aye<") < index.index(">Zed<")
+    # one date, four puzzles: in name order, numbers read as numbers
+    assert index.index(">Aye<") < index.index(">Ninth<") < index.index(">Tenth<") < index.index(">Zed<")
     # the feed holds the newest FEED_ENTRIES
     feed = ET.parse(root / "public" / "feed.xml").getroot()
     entries = feed.findall("{http://www.w3.org/2005/Atom}entry")
