@@ -77,8 +77,11 @@ def code_fingerprint() -> str:
 # the index's, tag pages' and feed's own, re-render no puzzle when edited
 PUZZLE_TEMPLATES = ("puzzle.html", "pdf.html.j2")
 # the site settings a puzzle's outputs show: the page's masthead and footer, and the author for puzzles that
-# name none (the description and base_url are the index's and the feed's alone)
+# name none (the description is the index's and the feed's alone)
 PAGE_SETTINGS = ("title", "licence", "author")
+# and one the page alone shows, in its link-preview addresses: a change writes the pages again, not the
+# PDFs and pictures (as a change of the page's neighbours, see `_relink`)
+PAGE_ONLY_SETTINGS = ("base_url",)
 
 
 # a tag that names another template: {% extends "base.html" %}, include, import, from ... import
@@ -293,7 +296,7 @@ def render_page(puzzle: Puzzle, layout: Layout, config: SiteConfig, neighbours: 
 
     # only the settings a page may show (a template asking for another fails: StrictUndefined), so that
     # the build's record of a puzzle (`_source_key`) holds every setting its outputs depend on
-    site = {k: v for k, v in asdict(config).items() if k in PAGE_SETTINGS}
+    site = {k: v for k, v in asdict(config).items() if k in PAGE_SETTINGS + PAGE_ONLY_SETTINGS}
     return render_puzzle_page(puzzle, layout, site=site, root="../", downloads=downloads(puzzle), neighbours=neighbours)
 
 
@@ -384,15 +387,19 @@ def _source_key(path: Path, code: str, config: SiteConfig) -> str:
     return h.hexdigest()
 
 
-def _record_key(source: str, neighbours: "Neighbours") -> str:
-    """The first line of a puzzle's build record: its source key, then the puzzles its page links to (JSON),
-    which `build_site` may change by writing the page alone."""
-    return f"{source} {json.dumps(neighbours, separators=(',', ':'))}"
+def _record_key(source: str, page: "PageInputs") -> str:
+    """The first line of a puzzle's build record: its source key, then what its page alone shows (JSON):
+    the puzzles it links to and the site's address, which `build_site` may change by writing the page alone."""
+    return f"{source} {json.dumps(page, separators=(',', ':'))}"
 
 
-def _recorded_links(state_file: Path, source: str, target: Path, slug: str) -> "Neighbours | None":
-    """The links a puzzle's page has, when its record holds `source` and its outputs are as the build left
-    them (None: the puzzle is stale, or was never built)."""
+def _page_inputs(neighbours: "Neighbours", config: SiteConfig) -> "PageInputs":
+    return neighbours, tuple(getattr(config, k) for k in PAGE_ONLY_SETTINGS)
+
+
+def _recorded_page(state_file: Path, source: str, target: Path, slug: str) -> "PageInputs | None":
+    """What a puzzle's page alone shows (its links, the site's address), when its record holds `source` and
+    its outputs are as the build left them (None: the puzzle is stale, or was never built)."""
     try:
         recorded = state_file.read_text()
     except OSError:
@@ -402,14 +409,16 @@ def _recorded_links(state_file: Path, source: str, target: Path, slug: str) -> "
     if key != source or recorded != _state(first, target, slug):
         return None
     try:
-        newer, older = json.loads(links)
-        return (tuple(newer) if newer else None, tuple(older) if older else None)
+        (newer, older), settings = json.loads(links)
+        return (tuple(newer) if newer else None, tuple(older) if older else None), tuple(settings)
     except (ValueError, TypeError):
         return None
 
 
 # A puzzle page's links to the next newer and the next older puzzle of the archive: (slug, title) each, or None
 Neighbours = tuple[tuple[str, str] | None, tuple[str, str] | None]
+# What a puzzle's page shows that its other outputs do not: its neighbours, and PAGE_ONLY_SETTINGS' values
+PageInputs = tuple[Neighbours, tuple[str, ...]]
 
 
 def archive_key(puzzle: Puzzle) -> tuple:
@@ -573,13 +582,13 @@ def build_site(
     # `_relink` mends any page whose links the build's outcome changes (see there)
     links = neighbours_of(puzzle for _, puzzle in readable)
     sources: dict[str, str] = {}  # the source key of each puzzle read
-    linked: dict[str, Neighbours] = {}  # the links each page has, where the build's record knows them
+    linked: dict[str, PageInputs] = {}  # what each page shows alone, where the build's record knows it
     for path, puzzle in readable:
         slug = path.stem
         key = sources[slug] = _source_key(path, puzzle_code, config)
         state_file = _state_path(state, slug)
         target = out / slug
-        had = None if force else _recorded_links(state_file, key, target, slug)
+        had = None if force else _recorded_page(state_file, key, target, slug)
         if had is not None:
             linked[slug] = had
         if only is not None and slug not in only and (out / slug).exists():
@@ -603,7 +612,7 @@ def build_site(
             stale.append((path, key))
 
     work = [(path, config, cache, engine, quick, links[path.stem]) for path, _ in stale]
-    keys = {str(path): _record_key(key, links[path.stem]) for path, key in stale}
+    keys = {str(path): _record_key(key, _page_inputs(links[path.stem], config)) for path, key in stale}
     if jobs > 1 and len(work) > 1:
         import multiprocessing
 
@@ -630,7 +639,7 @@ def build_site(
             result.stopped = True
             return result
 
-    linked.update((slug, links[slug]) for slug in result.built)
+    linked.update((slug, _page_inputs(links[slug], config)) for slug in result.built)
     _relink(readable, infos, linked, sources, config, out, state, result, quick)
     published = set(infos)
     # a draft is on no page: one still being written (with errors) must not hold the index back
@@ -650,7 +659,7 @@ def build_site(
     return result
 
 
-def _relink(readable: list[tuple[Path, Puzzle]], infos: dict[str, PuzzleInfo], linked: dict[str, Neighbours],
+def _relink(readable: list[tuple[Path, Puzzle]], infos: dict[str, PuzzleInfo], linked: dict[str, PageInputs],
             sources: dict[str, str], config: SiteConfig, out: Path, state: Path, result: BuildResult,
             quick: bool) -> None:
     """Write again, alone, each page whose links to the next newer and older puzzle are not those of the
@@ -661,14 +670,16 @@ def _relink(readable: list[tuple[Path, Puzzle]], infos: dict[str, PuzzleInfo], l
     built in this run were built with the links of every puzzle read, before any failed; a puzzle that
     cannot be read now has no known place (its date and title are in the file that fails): while one
     fails, the pages not built keep the links they have, as the index is kept as it was, rather than be
-    written once without it and again when it is mended."""
+    written once without it and again when it is mended. A new base_url (the page's link-preview
+    addresses) writes every page alone the same way."""
     failed = {slug for slug, _ in result.failed}
     unread = failed - {path.stem for path, _ in readable} - result.failed_drafts
     standing = [p for path, p in readable if path.stem not in failed or (out / path.stem / "index.html").is_file()]
     final = neighbours_of(standing)
     for slug, neighbours in final.items():
-        if slug in failed or slug not in infos or slug not in linked or linked[slug] == neighbours:
-            continue  # a page kept from before a failure, or one whose links are right (or unknown: watch's quick build)
+        page = _page_inputs(neighbours, config)
+        if slug in failed or slug not in infos or slug not in linked or linked[slug] == page:
+            continue  # a page kept from before a failure, or one that is right (or unknown: watch's quick build)
         if unread and slug in result.unchanged:
             continue
         info = infos[slug]
@@ -676,7 +687,7 @@ def _relink(readable: list[tuple[Path, Puzzle]], infos: dict[str, PuzzleInfo], l
         if write_atomic(out / slug / "index.html", render_page(puzzle, layout, config, neighbours)):
             result.written.append(out / slug / "index.html")
         if slug in result.unchanged or not quick:  # a quick build leaves its puzzles stale: no record
-            write_atomic(_state_path(state, slug), _state(_record_key(sources[slug], neighbours), out / slug, slug) or "")
+            write_atomic(_state_path(state, slug), _state(_record_key(sources[slug], page), out / slug, slug) or "")
 
 
 def _declares_draft(path: Path) -> bool:

@@ -382,7 +382,7 @@ def test_the_puzzle_page_shades_the_same_holes():
 
     puzzle = read_puzzle(ROOT / "puzzles" / "kitchen-herbs.txt")
     layout = layout_puzzle(puzzle, params_for(puzzle, seeds=4))
-    page = render_puzzle_page(puzzle, layout, site={"title": "T", "licence": ""}, root="../", downloads=[])
+    page = render_puzzle_page(puzzle, layout, site={"title": "T", "licence": "", "base_url": "https://example.org/"}, root="../", downloads=[])
     squares = re.findall(r'<div class="(cell|void hole|void)"', page)
     assert len(squares) == layout.rows * layout.cols
     assert squares.count("void hole") == len(layout.holes) and squares.count("cell") == len(layout.cells)

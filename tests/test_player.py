@@ -40,7 +40,7 @@ DENIM | Jeans fabric
 ANGEL | Heavenly being
 """
 
-SITE = {"title": "The Crossword Press", "licence": "Puzzles CC BY 4.0"}
+SITE = {"title": "The Crossword Press", "licence": "Puzzles CC BY 4.0", "base_url": "https://example.org/xw/"}
 
 
 def _build(folder: Path, puzzle) -> object:

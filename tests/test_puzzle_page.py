@@ -19,7 +19,7 @@ from site_builder.render.html import (
 )
 from site_builder.source import load_puzzle
 
-SITE = {"title": "The Crossword Press", "licence": "Puzzles CC BY 4.0"}
+SITE = {"title": "The Crossword Press", "licence": "Puzzles CC BY 4.0", "base_url": "https://example.org/xw/"}
 DOWNLOADS = [
     ("PDF", "allotment.pdf", "print it"),
     ("Across Lite", "allotment.puz", "Across Lite, Crossword Scraper and most apps"),
@@ -146,7 +146,7 @@ def test_rendering_is_deterministic(small):
 
 def test_no_downloads_no_section_and_empty_licence(small):
     puzzle, layout = small
-    text = page(puzzle, layout, downloads=[], site={"title": "X", "licence": ""})
+    text = page(puzzle, layout, downloads=[], site={"title": "X", "licence": "", "base_url": "https://example.org/"})
     assert "Download" not in text
     assert 'class="licence"' not in text
 

@@ -438,10 +438,13 @@ def test_the_drift_report_cuts_long_diffs_and_lines():
 
 
 def test_a_setting_only_the_index_shows_rebuilds_the_index_alone(tmp_path):
-    """The site's description and base_url are the index's and the feed's: editing them re-rendered every
-    puzzle's PDF and PNG. Its title (each page's masthead) still rebuilds them all."""
+    """The site's description is the index's and the feed's, and base_url theirs and the pages' link
+    previews': editing them re-rendered every puzzle's PDF and PNG. A new base_url writes the pages alone;
+    the site's title (each page's masthead, and the PDF's) still rebuilds every puzzle."""
     root = make_repo(tmp_path, a=small("Alpha"), b=small("Bravo", "2026-02-01"))
     assert build_site(root, report=quiet).ok
+    pdf = root / "public" / "a" / "a.pdf"
+    pdf_stamp = pdf.stat().st_mtime_ns
     toml = root / "pyproject.toml"
     text = toml.read_text()
     toml.write_text(text.replace('description = "Themed', 'description = "Freshly themed')
@@ -450,6 +453,12 @@ def test_a_setting_only_the_index_shows_rebuilds_the_index_alone(tmp_path):
     assert result.ok and result.built == [] and sorted(result.unchanged) == ["a", "b"]
     assert "Freshly themed" in (root / "public" / "index.html").read_text()
     assert "puzzles.example.net" in (root / "public" / "feed.xml").read_text()
+    page = (root / "public" / "a" / "index.html").read_text()
+    assert '<meta property="og:url" content="https://puzzles.example.net/a/">' in page
+    assert '<meta property="og:image" content="https://puzzles.example.net/a/a.png">' in page
+    assert pdf.stat().st_mtime_ns == pdf_stamp
+    again = build_site(root, report=quiet)  # the record knows the page's address now: nothing to write
+    assert again.built == [] and not any(p.name == "index.html" and p.parent.name in ("a", "b") for p in again.written)
     toml.write_text(toml.read_text().replace('title = "The Crossword Press"', 'title = "The Puzzle Press"'))
     result = build_site(root, report=quiet)
     assert sorted(result.built) == ["a", "b"] and "The Puzzle Press" in (root / "public" / "a" / "index.html").read_text()

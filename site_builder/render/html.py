@@ -206,7 +206,7 @@ def render_puzzle_page(
 ) -> str:
     """The puzzle's web page (public/<slug>/index.html) as a string.
 
-    `site` holds at least `title` and `licence`; `root` is the relative URL
+    `site` holds at least `title`, `licence` and `base_url`; `root` is the relative URL
     from the page to the site root ("../"); `downloads` lists (label, href,
     note); `neighbours` the (slug, title) of the next newer and older puzzle
     of the archive, or None. `live_reload` adds the watch helper's script
