@@ -113,7 +113,7 @@ def bench_renders_all(root: Path = REPO) -> list[tuple[str, dict[str, float]]]:
 
 
 def main() -> int:
-    from .watch import bench_watch
+    from .watch import bench_subject, bench_watch
 
     print("\nRenders, seconds per file (best of 3)")
     rows = bench_renders_all()
@@ -122,8 +122,9 @@ def main() -> int:
     for slug, r in rows:
         print(f"  {slug:<16}" + "".join(f"{r[f]:8.3f}" for f in formats))
 
-    print("\nWatch mode: a clue edit of twin-peaks (medians of 3 saves)")
-    for name, value in bench_watch(REPO).items():
+    slug, _ = bench_subject(REPO)
+    print(f"\nWatch mode: a clue edit of {slug} (medians of 3 saves)")
+    for name, value in bench_watch(REPO, slug=None).items():
         print(f"  {name:<28} {value:8.2f} s")
     sys.stdout.flush()
 

@@ -982,8 +982,33 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
 # ------------------------------------------------------------------- bench
 
 
-def bench_watch(root: Path, *, edits: int = 3, slug: str = "twin-peaks") -> dict[str, float]:
-    """Time a clue edit of puzzles/<slug>.txt in a temporary copy of the project, as watch mode sees it.
+def bench_subject(root: Path) -> tuple[str, str]:
+    """(slug, text) of the puzzle the watch bench edits: the project's with the most answers, or, in an
+    archive with none that reads, a generated list of 40 real words (the bench's own, `bench.generated_entries`)."""
+    from .errors import CrosswordError
+    from .source import read_puzzle, read_source
+
+    best: tuple[int, str, str] | None = None
+    for path in sorted((Path(root) / "puzzles").glob("*.txt")):
+        try:
+            n = len(read_puzzle(path).entries)
+            text = read_source(path)
+        except CrosswordError:
+            continue
+        if best is None or n > best[0]:
+            best = (n, path.stem, text)
+    if best is not None:
+        return best[1], best[2]
+    from .bench import generated_entries
+
+    lines = ["---", "title: Generated for the watch bench", "date: 2026-01-01", "---"]
+    lines += [f"{e.answer} | Clue number {i + 1} for a generated answer" for i, e in enumerate(generated_entries(40))]
+    return "generated-40", "\n".join(lines) + "\n"
+
+
+def bench_watch(root: Path, *, edits: int = 3, slug: str | None = None) -> dict[str, float]:
+    """Time a clue edit of puzzles/<slug>.txt in a temporary copy of the project, as watch mode sees it
+    (by default the puzzle `bench_subject` picks).
 
     Returns seconds, medians over `edits` saves: save_to_page (save -> page,
     SVG and exports written; the quiet period included), save_to_all (-> PNG
@@ -997,8 +1022,13 @@ def bench_watch(root: Path, *, edits: int = 3, slug: str = "twin-peaks") -> dict
         copy = Path(tmp) / "repo"
         (copy / "puzzles").mkdir(parents=True)
         shutil.copy(root / "pyproject.toml", copy / "pyproject.toml")
-        src = copy / "puzzles" / f"{slug}.txt"
-        shutil.copy(root / "puzzles" / f"{slug}.txt", src)
+        if slug is None:
+            slug, text = bench_subject(root)
+            src = copy / "puzzles" / f"{slug}.txt"
+            src.write_text(text, encoding="utf-8")
+        else:
+            src = copy / "puzzles" / f"{slug}.txt"
+            shutil.copy(root / "puzzles" / f"{slug}.txt", src)
         done: collections.deque[tuple[str, float]] = collections.deque()
         ready = threading.Condition()
 
@@ -1023,7 +1053,8 @@ def bench_watch(root: Path, *, edits: int = 3, slug: str = "twin-peaks") -> dict
         page, full, full_b = [], [], []
         try:
             text = src.read_text(encoding="utf-8")
-            first = next(line for line in text.splitlines() if "|" in line and not line.startswith("#"))
+            body = text.split("\n---", 1)[-1]  # past the front matter: a clue line, not a description with a '|'
+            first = next(line for line in body.splitlines() if "|" in line and not line.startswith("#"))
             for i in range(edits):
                 time.sleep(0.5)  # let the observer settle between edits
                 with ready:

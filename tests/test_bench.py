@@ -160,3 +160,18 @@ def test_the_markdown_table_has_the_readmes_headings():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     head = markdown([]).splitlines()[0]
     assert head in readme.splitlines(), head
+
+
+def test_the_watch_bench_edits_the_archives_largest_puzzle_or_a_generated_one(tmp_path):
+    """`make bench` in an author's archive: the samples deleted, the watch bench found no twin-peaks.txt."""
+    from site_builder.source import load_puzzle
+    from site_builder.watch import bench_subject
+
+    (tmp_path / "puzzles").mkdir()
+    slug, text = bench_subject(tmp_path)
+    assert slug == "generated-40" and len(load_puzzle(text, slug=slug).entries) == 40
+    head = "---\ntitle: {0}\ndate: 2026-01-01\n---\n"
+    (tmp_path / "puzzles" / "small.txt").write_text(head.format("Small") + "CAT | Pet\nACT | Deed\n")
+    (tmp_path / "puzzles" / "big.txt").write_text(head.format("Big") + "CAT | Pet\nACT | Deed\nTAB | Key\n")
+    (tmp_path / "puzzles" / "broken.txt").write_text("no front matter\n" * 9)
+    assert bench_subject(tmp_path) == ("big", (tmp_path / "puzzles" / "big.txt").read_text())
