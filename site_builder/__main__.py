@@ -21,7 +21,13 @@ def run() -> None:
     signal.signal(signal.SIGINT, _stop_early)
     signal.signal(signal.SIGTERM, _stop_early)
 
-    from site_builder.cli import _stopped, main
+    try:
+        from site_builder.cli import _stopped, main
+    except ModuleNotFoundError as exc:  # `python3 -m site_builder` under a Python it was never installed into
+        from site_builder.errors import MissingPackageError
+
+        print(f"error: {MissingPackageError(exc)}", file=sys.stderr)
+        sys.exit(2)
 
     interrupted = False
     try:

@@ -17,7 +17,7 @@ import traceback
 from pathlib import Path
 
 from . import __version__
-from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, OutputError
+from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, OutputError, unexpected
 from .layout import STRATEGIES, layout_puzzle, left_out_reasons, params_for, with_references
 from .render import exports
 from .render import text as text_render
@@ -298,8 +298,12 @@ def cmd_build(args: argparse.Namespace) -> int:
         published = [slug for slug, _ in result.failed if slug not in result.failed_drafts]
         drafts = [slug for slug, _ in result.failed if slug in result.failed_drafts]
         said = []
-        if published:
-            said.append(f"{', '.join(published)}; their previous outputs are kept")
+        kept = [slug for slug in published if (folder / slug).is_dir()]
+        new = [slug for slug in published if slug not in kept]
+        if kept:
+            said.append(f"{', '.join(kept)}; {'their' if len(kept) > 1 else 'its'} previous outputs are kept")
+        if new:
+            said.append(f"{', '.join(new)}, on no page until fixed (no outputs from before)")
         if drafts:
             said.append(f"draft{'s' if len(drafts) > 1 else ''} {', '.join(drafts)}, on no page until fixed and published")
         print(f"error: {len(result.failed)} puzzle(s) failed: {'; '.join(said)}", file=sys.stderr)
@@ -538,7 +542,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         if _stopped:
             return _stop_message()
-        error = InternalError(getattr(args, "words", None) or args.command, exc, traceback.format_exc())
+        error = unexpected(getattr(args, "words", None) or args.command, exc, traceback.format_exc())
         _print_error(error)
         return error.exit_status
     finally:

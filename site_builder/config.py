@@ -61,8 +61,13 @@ def load_config(pyproject: Path) -> SiteConfig:
         # tomllib puts the place in its message: "... (at line 48, column 11)"; say it the way every error does
         where = re.search(r"\s*\(at line (\d+), column (\d+)\)$", str(exc))
         if where:
-            raise PuzzleError(pyproject, int(where[1]), f"not valid TOML: {str(exc)[: where.start()]}",
-                              col=int(where[2])) from exc
+            what = str(exc)[: where.start()]
+            line = text.split("\n")[int(where[1]) - 1] if int(where[1]) <= text.count("\n") + 1 else ""
+            if what == "Illegal character '\\n'" and (line.count('"') % 2 or line.count("'") % 2):
+                what += "; a quoted value is not closed on its line: end it with the quote it starts with"
+            elif what == "Invalid value" and "=" in line and not line.split("=", 1)[1].strip()[:1] in "\"'[{0123456789tf-+":
+                what += '; a text value goes in double quotes: key = "text"'
+            raise PuzzleError(pyproject, int(where[1]), f"not valid TOML: {what}", col=int(where[2])) from exc
         raise PuzzleError(pyproject, None, f"not valid TOML: {exc}") from exc
     tool = data.get("tool", {})
     table = tool.get("crossword", {}) if isinstance(tool, dict) else None

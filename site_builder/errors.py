@@ -107,6 +107,29 @@ class InternalError(CrosswordError):
         ))
 
 
+class MissingPackageError(CrosswordError):
+    """A package the crossword press needs cannot be imported: the command runs under a Python it was
+    never installed into (the system's `python3 -m site_builder`, not `.venv/bin/crossword`)."""
+
+    def __init__(self, exc: ModuleNotFoundError):
+        import sys
+
+        self.package = (exc.name or str(exc)).partition(".")[0]
+        super().__init__(
+            f"this Python ({sys.executable}) has no '{self.package}', which the crossword press needs; run "
+            "`make site` (it installs every package into .venv) and then `.venv/bin/crossword`, or activate "
+            "the environment first (`. .venv/bin/activate`)"
+        )
+
+
+def unexpected(path: str | Path | None, exc: BaseException, detail: str = "") -> CrosswordError:
+    """The error to report for an exception no code of ours raised on purpose: a missing package is the
+    set-up's (MissingPackageError), anything else a bug (InternalError)."""
+    if isinstance(exc, ModuleNotFoundError) and exc.name and exc.name.partition(".")[0] != __package__.partition(".")[0]:
+        return MissingPackageError(exc)  # (a module of ours missing is a bug)
+    return InternalError(path, exc, detail)
+
+
 class OutputError(CrosswordError):
     """An output folder that cannot be written: a file in its place, no permission, a full disk."""
 

@@ -232,10 +232,10 @@ def check_entries(path: str, entries: Sequence[Entry], lines: Sequence[str], str
 
         number = NUMBERED.search(_unreferenced(entry.clue))
         if number:
-            example = next((e.display for e in entries if e is not entry), "ANSWER")  # one of the list's own
             warn(entry, cols[number.start()], (
                 f"the clue names {number.group(0)}, but numbers come from the layout and change with it; write "
-                f"the answer meant between [[ and ]] (e.g. \"[[{example}]]\"), and every output prints its number"
+                "the answer it means between [[ and ]], as the list spells it (\"see [[ANSWER]]\"), and every "
+                "output prints that answer's number"
             ), "numbered-reference")
 
         if len(entry.clue) > LONG_CLUE:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from .config import SiteConfig, load_config
-from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, PuzzleError, TemplateError
+from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, PuzzleError, TemplateError, unexpected
 from .layout import layout_puzzle, params_for, with_references
 from .layout.adjacency import fill_clue_hint
 from .layout.result import number_placements
@@ -515,7 +515,7 @@ def _build_one(args: tuple) -> tuple[str, object, float, bool]:
             return str(path), FileSystemError(exc), time.perf_counter() - t0, False
         import traceback
 
-        return str(path), InternalError(path, exc, traceback.format_exc()), time.perf_counter() - t0, False
+        return str(path), unexpected(path, exc, traceback.format_exc()), time.perf_counter() - t0, False
 
 
 def build_site(

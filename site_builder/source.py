@@ -117,6 +117,9 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
                     f"character {what} is not a Latin letter; the grid holds A to Z (accented Latin letters fold to "
                     "them), so spell the answer in Latin letters (the clue may be in any script)"
                 )
+            if ch == "*":  # `Gruyère* | ...`, `**Cheddar | ...`: a star meant to mark the answer required
+                raise ValueError("character '*' cannot be in an answer; one '*' before the answer marks it required "
+                                 f"(*{text.replace('*', '').strip()} | clue)")
             raise ValueError(
                 f"character {shown} cannot be in an answer (use letters; spaces, hyphens, apostrophes and full stops are allowed)"
             )
@@ -220,6 +223,9 @@ def _check_value(key: str, value: Any) -> Any:
         if value is None:  # `tags:` with nothing after it: no tags
             return ()
         if isinstance(value, str):
+            if ";" in value:  # `tags: food; france`: two tags, in the wrong separator
+                shown = ", ".join(t.strip() for t in value.replace(";", ",").split(",") if t.strip())
+                raise ValueError(f"'tags' are separated by commas, not ';': tags: [{shown}]")
             value = [t.strip() for t in value.split(",") if t.strip()]
         if not isinstance(value, list) or not all(isinstance(t, (str, int)) and not isinstance(t, bool) for t in value):
             raise ValueError("'tags' must be a list of words, like [tv, mystery]")
@@ -500,7 +506,10 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
                 at, at_col, advice = slip
                 errors.append(PuzzleError(path, at, f"front matter is not valid YAML: {advice}", col=at_col))
                 return None
-            if lines[start + mark.line][:1] in (" ", "\t") and "mapping values" in problem:
+            if lines[start + mark.line][:1] == " " and "expected <block end>" in problem:
+                problem += ("; this line is indented unlike the lines above it: indent the items of one list alike "
+                            "(like '  - food'), and start each key at the start of its line")
+            elif lines[start + mark.line][:1] in (" ", "\t") and "mapping values" in problem:
                 problem += ("; this line is indented, so YAML reads it as more of the value above, where ': ' cannot "
                             "be: start a key at the start of its line, or put the whole value in quotes")
             elif any(kind in problem for kind in _QUOTING_FIXES):
@@ -682,7 +691,7 @@ def slug_for(path: str | Path) -> str:
     if not SLUG_RE.match(slug):
         raise PuzzleError(
             path, None, f"file name '{p.name}' must be lowercase letters, digits and single hyphens between them, "
-            "ending in .txt (e.g. twin-peaks.txt)"
+            "ending in .txt" + (f"; rename it {fix}.txt" if (fix := ascii_name(slug)) and fix != slug else " (e.g. twin-peaks.txt)")
         )
     if len(slug) > MAX_SLUG:
         raise PuzzleError(
@@ -900,9 +909,18 @@ def parse_source(
                 errors.append(PuzzleError(shown, first + 1, f"front matter lacks '{key}'; add a line like " + (
                     "'title: My puzzle'" if key == "title" else "'date: 2026-11-30'")))
     elif require_front_matter:
-        errors.append(PuzzleError(
-            shown, first + 1, "a puzzle file starts with a front-matter block: '---', 'title: ...', 'date: YYYY-MM-DD', '---'", col=1
-        ))
+        # 'title: ...' lines closed by a '---' that never opened: one error for the block, not one per line
+        close = next((i for i in range(first, len(lines)) if lines[i].strip() == "---"), None)
+        if close is not None and all(":" in line and "|" not in line for line in lines[first:close]
+                                     if line.strip() and not line.lstrip().startswith("#")):
+            errors.append(PuzzleError(
+                shown, first + 1, f"the front matter (lines {first + 1} to {close}) has a closing '---' but no opening "
+                f"one: add a line '---' before line {first + 1}", col=1))
+            body_start = close + 1
+        else:
+            errors.append(PuzzleError(
+                shown, first + 1, "a puzzle file starts with a front-matter block: '---', 'title: ...', 'date: YYYY-MM-DD', '---'", col=1
+            ))
 
     # a plain list has no front matter to put 'size' in: generate's --size is its only cap
     cap_hint = "raise --size" if size is not None or not has_front else "raise 'size'"
@@ -925,7 +943,12 @@ def parse_source(
                     f"({unicodedata.name(lookalike, 'a bar').lower()}) where the plain '|' goes: type '|'",
                     col=raw.index(lookalike) + 1))
                 continue
-            errors.append(PuzzleError(shown, lineno, "expected 'ANSWER | clue'; this line has no '|'", col=lead))
+            m = re.search(r"\t|\s*[:=]\s|\s[-–—]\s", raw.strip())  # what the author may have meant for the bar
+            sep = None if m is None else f"'{m.group(0).strip()}'" if m.group(0).strip() else "a tab"
+            errors.append(PuzzleError(shown, lineno, "expected 'ANSWER | clue'; this line has no '|': " + (
+                f"put ' | ' where {sep} separates the answer from its clue" if sep else
+                "write ' | ' between the answer and its clue") + ", or start the line with '#' to keep it as a note",
+                col=lead))
             continue
         answer_part, clue = raw.split("|", 1)
         clue = one_line(clue)
@@ -1015,13 +1038,16 @@ def reference_errors(shown: str, entries: Sequence[Entry], lines: Sequence[str])
                 problem = "refers to its own answer"
             elif target is None:
                 problem = "names no answer of this puzzle"
+                near = difflib.get_close_matches(letters, [a for a in by_letters if a != e.answer], n=1, cutoff=0.75)
+                if near:
+                    problem += f" (did you mean [[{by_letters[near[0]].display}]]?)"
             else:
                 continue
             where = line.find(m.group(0), at)
             at = where + len(m.group(0)) if where >= 0 else at  # the same name twice: each at its own place
             out.append(PuzzleError(shown, e.line, (
                 f"the clue's {m.group(0)} {problem}; between [[ and ]] write another answer as the list spells "
-                "it, and every output prints its number (12-Across)"), col=where + 1 if where >= 0 else None))
+                "it, and every output prints its number (like 12-Across)"), col=where + 1 if where >= 0 else None))
     return out
 
 

@@ -268,7 +268,10 @@ def test_pyproject_problems_are_errors_with_their_place(tmp_path):
     root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
     for text, expect in (
         ('[project]\nname = "x"\n\n[tool]\ncrossword = "oops"\n', "pyproject.toml:5: error: [tool.crossword] must be a table"),
-        ('[project]\nname = "x"\n\n[tool.crossword]\ntitle = "unclosed\n', "pyproject.toml:5:18: error: not valid TOML: "),
+        ('[project]\nname = "x"\n\n[tool.crossword]\ntitle = "unclosed\n',
+         "pyproject.toml:5:18: error: not valid TOML: Illegal character '\\n'; a quoted value is not closed on its line"),
+        ('[project]\nname = "x"\n\n[tool.crossword]\ntitle = The Press\n',
+         'pyproject.toml:5:9: error: not valid TOML: Invalid value; a text value goes in double quotes: key = "text"'),
     ):
         (root / "pyproject.toml").write_text(text)
         r = run("build", "--root", str(root))
@@ -611,3 +614,30 @@ def test_a_strategy_that_cannot_place_a_required_answer_is_told_what_helps_it(tm
     assert r.returncode == 1, r.stderr
     assert "a higher --effort (up to 10), the default search (--strategy optimize), or unstar one" in r.stderr
     assert "seeds" not in r.stderr, r.stderr
+
+
+def test_a_python_without_the_packages_is_told_how_to_set_up_not_asked_for_a_bug_report(tmp_path):
+    """`python3 -m site_builder` under the system's Python, not .venv's: a package cannot be imported."""
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    for blocked, command in (("jinja2", "build"), ("fontTools", "lint")):
+        code = (f"import sys; sys.modules[{blocked!r}] = None; sys.argv = ['crossword', {command!r}]\n"
+                "from site_builder.__main__ import run; run()")
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=300)
+        assert r.returncode == 2, r.stderr
+        assert f"has no '{blocked}', which the crossword press needs; run `make site`" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr and "internal error" not in r.stderr and "report" not in r.stderr, r.stderr
+    # the package's own module missing is a bug of ours, as before
+    from site_builder.errors import InternalError, unexpected
+
+    assert isinstance(unexpected("x", ModuleNotFoundError("gone", name="site_builder.nothing")), InternalError)
+
+
+def test_a_failed_build_says_which_failed_puzzles_had_no_outputs_to_keep(tmp_path):
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    assert run("build", "--root", str(root), "--jobs", "1").returncode == 0
+    (root / "puzzles" / "small.txt").write_text(SMALL_PUZZLE.replace("HELLO | Greeting", "HELLO - Greeting"))
+    (root / "puzzles" / "fresh.txt").write_text(SMALL_PUZZLE.replace("LOW | Not high", "LOW: Not high"))
+    r = run("build", "--root", str(root), "--jobs", "1")
+    assert r.returncode == 2
+    assert ("error: 2 puzzle(s) failed: small; its previous outputs are kept; fresh, on no page until fixed "
+            "(no outputs from before)") in r.stderr, r.stderr

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 
@@ -462,3 +463,41 @@ def test_a_broken_link_a_utf32_file_and_a_fullwidth_bar_say_what_they_are(tmp_pa
     assert errors_of(f"{HEAD}BASIL \uff5c Herb\nLIBS | Freedoms\n") == [
         "p.txt:5:7: expected 'ANSWER | clue'; this line has '\uff5c' (fullwidth vertical line) where the plain '|' "
         "goes: type '|'"]
+
+
+@pytest.mark.parametrize("text, expect", [
+    # an entry line without its bar: the separator the author used instead is named
+    (HEAD + "CAT | Pet\nFeta - Brined cheese\n", ":6:1: expected 'ANSWER | clue'; this line has no '|': put ' | ' where '-' separates"),
+    (HEAD + "CAT | Pet\nFeta: Brined cheese\n", "put ' | ' where ':' separates the answer from its clue, or start the line with '#'"),
+    (HEAD + "CAT | Pet\nFeta\tBrined cheese\n", "put ' | ' where a tab separates"),
+    (HEAD + "CAT | Pet\nFeta Brined cheese\n", "this line has no '|': write ' | ' between the answer and its clue, or start"),
+    # a star after the answer, or two: one goes before it
+    (HEAD + "CAT | Pet\nGruyère* | Swiss\n", "character '*' cannot be in an answer; one '*' before the answer marks it required (*Gruyère | clue)"),
+    (HEAD + "CAT | Pet\n**Cheddar | English\n", "(*Cheddar | clue)"),
+    # tags in the wrong separator: two tags, not one named food-france
+    ("---\ntitle: T\ndate: 2026-01-01\ntags: food; france\n---\nCAT | Pet\nACT | Deed\n",
+     ":4:7: 'tags' are separated by commas, not ';': tags: [food, france]"),
+    # a list item indented unlike its neighbours: indentation, not quoting
+    ("---\ntitle: T\ndate: 2026-01-01\ntags:\n  - food\n - france\n---\nCAT | Pet\nACT | Deed\n",
+     ":6:2: front matter is not valid YAML: expected <block end>, but found '<block sequence start>'; this line is indented unlike"),
+    # a reference one letter off an answer
+    (HEAD + "THESEUS | Hero\nMINOTAUR | Killed by [[Thesus]]\n", "names no answer of this puzzle (did you mean [[THESEUS]]?)"),
+])
+def test_an_authors_slips_are_told_what_was_meant(text, expect):
+    assert any(expect in e for e in errors_of(text)), errors_of(text)
+
+
+def test_front_matter_without_its_opening_line_is_one_error_not_one_per_key():
+    errors = errors_of("# my puzzle\ntitle: T\n\ndate: 2026-01-01\n---\nCAT | Pet\nACT - Deed\n")
+    assert errors == [
+        "p.txt:1:1: the front matter (lines 1 to 4) has a closing '---' but no opening one: add a line '---' before line 1",
+        "p.txt:7:1: expected 'ANSWER | clue'; this line has no '|': put ' | ' where '-' separates the answer from its "
+        "clue, or start the line with '#' to keep it as a note",
+    ], errors
+
+
+@pytest.mark.parametrize("name, fix", [("new four.txt", "new-four.txt"), ("cheese_board2.txt", "cheese-board2.txt"),
+                                       ("東京.txt", "e.g. twin-peaks.txt")])
+def test_a_bad_file_name_is_given_one_that_would_do(name, fix):
+    with pytest.raises(PuzzleError, match=re.escape(fix)):
+        slug_for(name)
