@@ -146,6 +146,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
         from .writer import write_files
 
         files = puzzle_files(puzzle, layout, config, page=False)
+        in_the_way = next((out / name for name in sorted(files) if (out / name).is_dir()), None)
+        if in_the_way is not None:  # before any is written, so the folder holds no mix of old and new outputs
+            raise OutputError(in_the_way, reason="a folder stands where this output goes; move it away")
         try:
             write_files(out, files)
         except OSError as exc:
@@ -334,7 +337,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(d.diff.rstrip("\n"))
     # `make site` rewrites what differs, but leaves alone a file it does not make (a stray, a hand-made one)
     stale = sum(d.kind == "stale" for d in drifts)
-    if stale == len(drifts):
+    from .site import _TEMP_NAME
+
+    temps = sum(d.kind == "stale" and bool(_TEMP_NAME.fullmatch(Path(d.path).name)) for d in drifts)
+    if temps == len(drifts):  # a killed build's: ignored by git, so `git rm` would find nothing
+        fix = "they are a stopped build's temporary files: `make site` deletes them once two minutes old"
+    elif stale == len(drifts):
         fix = "the build does not make them: delete them (git rm) and commit"
     elif stale:
         fix = f"run `make site`, delete the {stale} file(s) the build does not make (git rm), and commit public/"

@@ -163,7 +163,8 @@ class FileSystemError(CrosswordError):
             fix = "the build writes only into a real folder, never through a link: remove the link"
         elif isinstance(exc, PermissionError):
             fix = "make .cache writable, or delete it (it is rebuilt)" if in_cache else \
-                "make it writable, or build somewhere else (--out)"
+                "check its permissions (the build reads the sources and pyproject.toml, and writes the outputs), " \
+                "or build somewhere else (--out)"
         elif isinstance(exc, (NotADirectoryError, FileExistsError)):
             # name the file in the way: the first part of the path that exists and is no folder
             blocker = next((p for p in reversed(Path(self.path).parents) if p.exists() and not p.is_dir()), None)

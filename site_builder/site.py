@@ -379,11 +379,13 @@ def _state(key: str, target: Path, slug: str) -> str | None:
     return "\n".join([key, *stamps]) + "\n"
 
 
-def _source_key(path: Path, code: str, config: SiteConfig) -> str:
+def _source_key(text: str, code: str, config: SiteConfig) -> str:
+    """A puzzle's key: the code and settings its outputs depend on, and the text they were made from (the
+    text as read, so that a file saved again while a worker builds it is recorded as what was built)."""
     h = hashlib.sha256()
     h.update(code.encode())
     h.update(repr([getattr(config, k) for k in PAGE_SETTINGS]).encode())
-    h.update(path.read_bytes())
+    h.update(text.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 
@@ -402,7 +404,7 @@ def _recorded_page(state_file: Path, source: str, target: Path, slug: str) -> "P
     its outputs are as the build left them (None: the puzzle is stale, or was never built)."""
     try:
         recorded = state_file.read_text()
-    except OSError:
+    except (OSError, ValueError):  # no record, or one a crash or a disk left in bytes that are no text: stale
         return None
     first = recorded.split("\n", 1)[0]
     key, _, links = first.partition(" ")
@@ -494,7 +496,7 @@ def _build_one(args: tuple) -> tuple[str, object, float, bool]:
         from .render.pdf import small_squares
 
         small = "" if quick else small_squares(puzzle, layout)  # a quick build makes no PDF: the full one says it
-        return str(path), (puzzle, layout, files, small), time.perf_counter() - t0, hit
+        return str(path), (puzzle, layout, files, small, _SOURCES[str(path)][0]), time.perf_counter() - t0, hit
     except CrosswordError as exc:
         return str(path), exc, time.perf_counter() - t0, False
     except BuildStopped:
@@ -585,7 +587,7 @@ def build_site(
     linked: dict[str, PageInputs] = {}  # what each page shows alone, where the build's record knows it
     for path, puzzle in readable:
         slug = path.stem
-        key = sources[slug] = _source_key(path, puzzle_code, config)
+        key = sources[slug] = _source_key(_SOURCES[str(path)][0], puzzle_code, config)
         state_file = _state_path(state, slug)
         target = out / slug
         had = None if force else _recorded_page(state_file, key, target, slug)
@@ -612,7 +614,11 @@ def build_site(
             stale.append((path, key))
 
     work = [(path, config, cache, engine, quick, links[path.stem]) for path, _ in stale]
-    keys = {str(path): _record_key(key, _page_inputs(links[path.stem], config)) for path, key in stale}
+
+    def record_key(path: str, text: str) -> str:
+        """The record of a puzzle built from `text` (the worker's own read, which a save may have changed)."""
+        key = sources[Path(path).stem] = _source_key(text, puzzle_code, config)
+        return _record_key(key, _page_inputs(links[Path(path).stem], config))
     if jobs > 1 and len(work) > 1:
         import multiprocessing
 
@@ -620,7 +626,7 @@ def build_site(
         ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
         pool = ctx.Pool(min(jobs, len(work)), initializer=_ignore_stop_signals, initargs=(os.getpid(),))
         try:
-            _collect(pool.imap(_build_one, work), out, state, keys, infos, result, report, quick)
+            _collect(pool.imap(_build_one, work), out, state, record_key, infos, result, report, quick)
             pool.close()
             pool.join()
         except BaseException:
@@ -634,7 +640,7 @@ def build_site(
             raise
     else:
         try:
-            _collect(map(_build_one, [(*w, stop) for w in work]), out, state, keys, infos, result, report, quick)
+            _collect(map(_build_one, [(*w, stop) for w in work]), out, state, record_key, infos, result, report, quick)
         except BuildStopped:
             result.stopped = True
             return result
@@ -728,7 +734,7 @@ def _remove_temp_files(out: Path, more: Sequence[Path] = ()) -> None:
                 pass
 
 
-def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], infos: dict[str, PuzzleInfo],
+def _collect(outcomes: Iterable, out: Path, state: Path, record_key: Callable[[str, str], str], infos: dict[str, PuzzleInfo],
              result: BuildResult, report: Callable[[str], None], quick: bool) -> None:
     """Write each built puzzle's files as its outcome arrives (this process is the only writer)."""
     for path, value, seconds, hit in outcomes:
@@ -737,7 +743,7 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
             result.failed.append((slug, value))
             report(f"fail   {slug}")
             continue
-        puzzle, layout, files, small = value
+        puzzle, layout, files, small, text = value
         # the record of what the folder holds goes before the folder changes, and comes back (with the new
         # key) only once every output is written: a quick build (watch), a stop or a crash part-way leaves
         # the puzzle stale, so undoing the edit that started it rebuilds it rather than trusting old outputs
@@ -759,7 +765,7 @@ def _collect(outcomes: Iterable, out: Path, state: Path, keys: dict[str, str], i
         infos[slug] = PuzzleInfo(puzzle, layout)
         result.built.append(slug)
         if not quick:
-            write_atomic(_state_path(state, slug), _state(keys[path], out / slug, slug) or "")
+            write_atomic(_state_path(state, slug), _state(record_key(path, text), out / slug, slug) or "")
         hint = fill_clue_hint(puzzle, layout)
         if hint:
             result.needs_clues[slug] = hint

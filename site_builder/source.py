@@ -8,6 +8,7 @@ each one located by line (and column where it helps).
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import difflib
 import os
 import re
@@ -59,6 +60,24 @@ def fold_letter(ch: str) -> str:
     if up in _SPECIAL_FOLDS:
         return _SPECIAL_FOLDS[up]
     return "".join(c for c in unicodedata.normalize("NFKD", up) if not unicodedata.combining(c))
+
+
+def _as_yaml(value: Any) -> str:
+    """A front-matter value as the file would write it, for a message: 'true', '[2026-01-05]', 'abc' (in
+    quotes), not Python's True and [datetime.date(2026, 1, 5)]."""
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "nothing"
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat(sep=" ") if isinstance(value, _dt.datetime) else value.isoformat()
+    if isinstance(value, list):
+        return "[" + ", ".join(_as_yaml(v) if not isinstance(v, str) else v for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_as_yaml(v) if not isinstance(v, str) else v}" for k, v in value.items()) + "}"
+    return str(value)
 
 
 def ascii_name(text: str) -> str:
@@ -218,7 +237,7 @@ def _check_value(key: str, value: Any) -> Any:
                 raise ValueError(text)
             return _dt.date.fromisoformat(text)
         except ValueError:
-            raise ValueError(f"'date' must be an ISO date like 2026-11-30, not {value!r}") from None
+            raise ValueError(f"'date' must be an ISO date like 2026-11-30, not {_as_yaml(value)}") from None
     if kind == "tags":
         if value is None:  # `tags:` with nothing after it: no tags
             return ()
@@ -245,12 +264,12 @@ def _check_value(key: str, value: Any) -> Any:
         return tuple(tags)
     if kind == "bool":
         if not isinstance(value, bool):
-            raise ValueError(f"'{key}' must be true or false, not {value!r}")
+            raise ValueError(f"'{key}' must be true or false, not {_as_yaml(value)}")
         return value
     if kind == "paper":
         v = str(value).strip().lower()
         if v not in PAPERS:
-            raise ValueError(f"'paper' must be one of {', '.join(PAPERS)}, not {value!r}")
+            raise ValueError(f"'paper' must be one of {', '.join(PAPERS)}, not {_as_yaml(value)}")
         return v
     if kind == "strategy":
         names = _strategies()
@@ -262,7 +281,7 @@ def _check_value(key: str, value: Any) -> Any:
         return v
     # integers
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"'{key}' must be a whole number, not {value!r}")
+        raise ValueError(f"'{key}' must be a whole number, not {_as_yaml(value)}")
     low, high = RANGES[kind]
     if not low <= value <= high:
         raise ValueError(f"'{key}' must be between {low} and {high}, not {value}")
@@ -454,12 +473,19 @@ def _slip(lines: list[str], start: int, end: int, stop: int, depth: int = 0, fir
         if not mends(i, f"{key}{space}: {_quoted(value)}"):
             continue
         if value[0] in "\"'":
+            if value[0] not in value[1:]:  # `author: "unterminated` on the block's last line
+                return i + 1, col, f"the quote here is never closed; end the value with the same quote mark ({value[0]})"
             return i + 1, col, f"text follows the closing quote; {_quote_advice(key, value)}"
         if ": " in value.split(" #")[0] or value.endswith(":"):
             return i + 1, col, f"the value holds ': ', which YAML reads as another key; {_quote_advice(key, value)}"
         if value[0] in _VALUE_STARTS:
             return i + 1, col, f"a value cannot start with {_VALUE_STARTS[value[0]]} in YAML; {_quote_advice(key, value)}"
     return None
+
+
+# what YAML cannot hold in a document (its reader's list): C0 controls but tab and line ends, DEL, C1 controls
+# but NEL (said on its own above), surrogates, and U+FFFE/U+FFFF
+_YAML_REFUSES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
 def _parse_front_matter(path: str, lines: list[str], start: int, end: int, errors: list[PuzzleError]) -> dict[str, Any] | None:
@@ -477,6 +503,13 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
                 errors.append(PuzzleError(
                     path, number, f"an invisible {name} is in this line (pasted from a word processor); delete it, "
                     "or use a plain line break", col=col))
+                return None
+            if _YAML_REFUSES.match(ch):  # YAML's own message would give no line, and the wrong one
+                name = unicodedata.name(ch, "") or {"\x0b": "LINE TABULATION", "\x0c": "FORM FEED", "\x1b": "ESCAPE",
+                                                   "\x7f": "DELETE"}.get(ch, "a control character")
+                errors.append(PuzzleError(
+                    path, number, f"an invisible character U+{ord(ch):04X} ({name.lower()}) is in this line; delete it",
+                    col=col))
                 return None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -652,8 +685,21 @@ def is_ignored(name: str) -> bool:
 
 def puzzle_sources(folder: Path) -> list[Path]:
     """The puzzle files of a folder: every `*.txt` but hidden ones (an editor's lock or backup file,
-    `.#name.txt`, or macOS's `._name.txt`), which are no one's puzzle."""
-    return sorted(p for p in folder.glob("*.txt") if not p.name.startswith("."))
+    `.#name.txt`, or macOS's `._name.txt`), which are no one's puzzle.
+
+    A folder that does not exist holds none; one that cannot be listed is a PuzzleError (read as empty,
+    it would have had the build take down every published puzzle)."""
+    folder = Path(folder)
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        return []
+    except NotADirectoryError:
+        raise PuzzleError(folder, None, "this is a file, not a folder; puzzles/ is the folder of puzzle files") from None
+    except OSError as exc:
+        raise PuzzleError(folder, None, f"cannot list the folder's files: {exc.strerror or exc}; make it readable "
+                          f"(chmod u+rx {folder})") from None
+    return sorted(folder / name for name in names if name.endswith(".txt") and not name.startswith("."))
 
 
 def unread_sources(folder: Path) -> list[str]:
@@ -764,7 +810,9 @@ def read_source(path: str | Path) -> str:
     except PermissionError as exc:
         raise PuzzleError(path, None, "cannot read the file: permission denied; make it readable (chmod u+r)") from exc
     except OSError as exc:
-        raise PuzzleError(path, None, f"cannot read the file: {exc.strerror or exc}") from exc
+        fix = ("a chain of symbolic links leads back to itself: point the link at the puzzle file, or remove it"
+               if exc.errno == errno.ELOOP else "check the file, and the disk it is on")
+        raise PuzzleError(path, None, f"cannot read the file: {exc.strerror or exc}; {fix}") from exc
     if len(data) > MAX_FILE_BYTES:
         raise PuzzleError(
             path, None, f"the file is larger than {MAX_FILE_BYTES // 1_000_000} MB; a puzzle file is a few kB, so this is not one"

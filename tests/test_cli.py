@@ -641,3 +641,26 @@ def test_a_failed_build_says_which_failed_puzzles_had_no_outputs_to_keep(tmp_pat
     assert r.returncode == 2
     assert ("error: 2 puzzle(s) failed: small; its previous outputs are kept; fresh, on no page until fixed "
             "(no outputs from before)") in r.stderr, r.stderr
+
+
+def test_generate_into_a_folder_with_a_folder_where_an_output_goes_writes_none(tmp_path):
+    (tmp_path / "out" / "small.pdf").mkdir(parents=True)
+    (tmp_path / "small.txt").write_text(SMALL_PUZZLE)
+    r = run("generate", "--words", str(tmp_path / "small.txt"), "--out-dir", str(tmp_path / "out"))
+    assert r.returncode == 2 and "small.pdf: error: cannot write the outputs there: a folder stands where this output goes" in r.stderr, r.stderr
+    assert ".tmp" not in r.stderr and [p.name for p in (tmp_path / "out").iterdir()] == ["small.pdf"]
+
+
+def test_a_link_loop_and_a_stopped_builds_temporary_file_are_told_what_to_do(tmp_path):
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    (root / "puzzles" / "a.txt").symlink_to("b.txt")
+    (root / "puzzles" / "b.txt").symlink_to("a.txt")
+    r = run("lint", str(root / "puzzles" / "a.txt"))
+    assert r.returncode == 2 and "a chain of symbolic links leads back to itself: point the link at the puzzle file" in r.stdout + r.stderr
+    for name in ("a.txt", "b.txt"):
+        (root / "puzzles" / name).unlink()
+    assert run("build", "--root", str(root), "--jobs", "1").returncode == 0
+    (root / "public" / "small" / ".small.pdf.abcd1234.tmp").write_bytes(b"%PDF-1.7 cut short")
+    r = run("check", "--root", str(root), "--brief")
+    assert r.returncode == 1 and "a stopped build's temporary files: `make site` deletes them" in r.stderr, r.stderr
+    assert "git rm" not in r.stderr

@@ -713,3 +713,27 @@ def test_a_numbered_reference_and_an_enumeration_keep_to_their_line():
     lines = [line.strip() for line in pdf_text(render_pdf(puzzle, layout)).splitlines()]
     assert not [line for line in lines if re.search(r"\d-$", line)]
     assert not [line for line in lines if re.fullmatch(r"\(\d+(,\d+)*\)", line)]
+
+
+def test_long_unbroken_runs_get_break_opportunities_in_print_and_nothing_else_changes():
+    """WeasyPrint broke a 2,000-letter word by trying ever shorter pieces: 27 s for one PDF."""
+    from site_builder.render.text import BREAK_EVERY, LONG_RUN, breakable
+
+    assert breakable("An ordinary clue, with words of every length: antidisestablishmentarianism") == \
+        "An ordinary clue, with words of every length: antidisestablishmentarianism"
+    run = "X" * (LONG_RUN + 5)
+    pieces = "\u200b".join(run[i:i + BREAK_EVERY] for i in range(0, len(run), BREAK_EVERY))
+    assert breakable(f"see {run} here") == f"see {pieces} here" and pieces.count("\u200b") == len(run) // BREAK_EVERY
+
+
+@needs_poppler
+def test_a_clue_of_one_long_word_prints_whole_across_lines():
+    from site_builder.source import load_puzzle
+
+    word = "".join("ABCDEFGHIJ"[i % 10] for i in range(400))
+    puzzle = load_puzzle(f"---\ntitle: Long\ndate: 2026-01-01\n---\nCAT | Pet {word}\nACT | Deed\nTACT | Skill\n", slug="long")
+    layout = layout_entries(puzzle.entries, LayoutParams(size=9, seed=0))
+    html = pdf_module.pdf_html(puzzle, layout)
+    assert "\u200b" in html and word not in html
+    text = pdf_text(render_pdf(puzzle, layout), 1, 1)
+    assert word in re.sub(r"[\s\u200b]", "", text)

@@ -741,3 +741,58 @@ def test_watchs_quick_build_mends_the_links_of_a_removed_puzzles_neighbours(tmp_
     for slug in ("jan", "mar"):
         assert "../feb/" not in (root / "public" / slug / "index.html").read_text()
     assert build_site(root, report=quiet).built == []  # the records were kept up to date
+
+
+def test_a_save_while_a_puzzle_builds_is_recorded_as_what_was_built(tmp_path, monkeypatch):
+    """The build read a puzzle, then its worker read it again after a save: the record held the first
+    text's key with the second text's outputs, so undoing the save left those outputs up to date."""
+    from site_builder import site
+
+    root = make_repo(tmp_path, a=small("Alpha"))
+    assert build_site(root, report=quiet).ok
+    src = root / "puzzles" / "a.txt"
+    before = src.read_text().replace("Pet that purrs", "Feline friend")
+    src.write_text(before)
+    real = site._build_one
+
+    def saved_meanwhile(args):
+        src.write_text(before.replace("Feline friend", "EDITED WHILE BUILDING"))
+        return real(args)
+
+    monkeypatch.setattr(site, "_build_one", saved_meanwhile)
+    assert build_site(root, report=quiet, jobs=1).built == ["a"]
+    monkeypatch.setattr(site, "_build_one", real)
+    assert "EDITED WHILE BUILDING" in (root / "public" / "a" / "a.xd").read_text()
+    src.write_text(before)  # the save undone: the outputs are not of this text, so the build makes them again
+    assert build_site(root, report=quiet, jobs=1).built == ["a"]
+    assert "Feline friend" in (root / "public" / "a" / "a.xd").read_text()
+    assert check_site(root, report=quiet)[1] == []
+
+
+def test_a_puzzles_folder_that_cannot_be_listed_is_an_error_not_an_empty_archive(tmp_path, monkeypatch):
+    """Read as empty, it had the build take down every published puzzle (and exit 0)."""
+    from site_builder import source
+
+    root = make_repo(tmp_path, a=small("Alpha"), b=small("Bravo", "2026-02-01"))
+    assert build_site(root, report=quiet).ok
+    real = os.listdir
+
+    def refused(path="."):
+        if Path(path) == root / "puzzles":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(source.os, "listdir", refused)
+    with pytest.raises(source.PuzzleError, match=r"puzzles: cannot list the folder's files: Permission denied; make it readable"):
+        build_site(root, report=quiet)
+    assert (root / "public" / "a" / "index.html").is_file() and (root / "public" / "b" / "b.pdf").is_file()
+    assert "Bravo" in (root / "public" / "index.html").read_text()
+
+
+def test_a_build_record_in_bytes_that_are_no_text_makes_its_puzzle_stale_not_a_crash(tmp_path):
+    root = make_repo(tmp_path, a=small("Alpha"))
+    assert build_site(root, report=quiet).ok
+    (root / ".cache" / "state" / "a.key").write_bytes(b"\xff\xfe")
+    result = build_site(root, report=quiet)
+    assert result.ok and result.built == ["a"]
+    assert build_site(root, report=quiet).unchanged == ["a"]

@@ -480,6 +480,9 @@ def test_a_broken_link_a_utf32_file_and_a_fullwidth_bar_say_what_they_are(tmp_pa
     # a list item indented unlike its neighbours: indentation, not quoting
     ("---\ntitle: T\ndate: 2026-01-01\ntags:\n  - food\n - france\n---\nCAT | Pet\nACT | Deed\n",
      ":6:2: front matter is not valid YAML: expected <block end>, but found '<block sequence start>'; this line is indented unlike"),
+    # a quote opened on the block's last line and never closed: not "text follows the closing quote"
+    ('---\ntitle: T\ndate: 2026-01-01\nauthor: "unterminated\n---\nCAT | Pet\nACT | Deed\n',
+     ':4:9: front matter is not valid YAML: the quote here is never closed; end the value with the same quote mark (")'),
     # a reference one letter off an answer
     (HEAD + "THESEUS | Hero\nMINOTAUR | Killed by [[Thesus]]\n", "names no answer of this puzzle (did you mean [[THESEUS]]?)"),
 ])
@@ -501,3 +504,11 @@ def test_front_matter_without_its_opening_line_is_one_error_not_one_per_key():
 def test_a_bad_file_name_is_given_one_that_would_do(name, fix):
     with pytest.raises(PuzzleError, match=re.escape(fix)):
         slug_for(name)
+
+
+@pytest.mark.parametrize("ch, name", [("\x0b", "U+000B (line tabulation)"), ("\x1b", "U+001B (escape)"),
+                                      ("\x7f", "U+007F (delete)"), ("\x9b", "U+009B (a control character)")])
+def test_a_control_character_in_the_front_matter_is_named_at_its_place(ch, name):
+    """YAML's own message named line 2 for any of them, with no column and no fix."""
+    errors = errors_of(f"---\ntitle: T\ndate: 2026-01-01\nauthor: A{ch}B\n---\nCAT | Pet\nACT | Deed\n")
+    assert errors == [f"p.txt:4:10: an invisible character {name} is in this line; delete it"], errors

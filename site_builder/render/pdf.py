@@ -34,7 +34,7 @@ from pathlib import Path
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before WeasyPrint loads pango)
 from .fonts import text_width
 from .svg import GRID, byline, grid_size, standalone_grid_svg, wrap
-from .text import clue_html, clue_only, clue_text, paragraphs, printable_value
+from .text import breakable, clue_html, clue_only, clue_text, paragraphs, printable_value
 from ..model import Layout, Puzzle
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -131,7 +131,8 @@ class _Engine:
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        env.filters["clue_html"] = clue_html
+        env.filters["clue_html"] = lambda clue: clue_html(clue, breaks=True)
+        env.filters["breakable"] = breakable
         self.template = env.get_template("pdf.html.j2")
         self.markup = jinja2.utils.markupsafe.Markup
         self.lock = threading.Lock()

@@ -37,10 +37,29 @@ def printable(text: str) -> str:
 _REFERENCE = re.compile(r"\b\d+-(?:Across|Down)\b")
 
 
-def clue_html(clue: str):
-    """A clue as HTML (a Jinja2 filter): escaped, each numbered reference kept on one line."""
+# A run of this many characters with no space gets a break opportunity every BREAK_EVERY of them, in print.
+# WeasyPrint breaks a longer word (overflow-wrap: anywhere) by trying ever shorter pieces of it, which is
+# quadratic: a clue of 2,000 letters in one word took 27 s to print, 4 s with these breaks. Words of
+# text never come near it (the longest English ones are about 30 letters); a URL may.
+LONG_RUN, BREAK_EVERY = 32, 8
+_LONG_RUN = re.compile(r"[^\s\u200b]{%d,}" % LONG_RUN)
+
+
+def breakable(text: str) -> str:
+    """`text` with a zero-width space every BREAK_EVERY characters of any run of LONG_RUN without a space
+    (a Jinja2 filter for the PDF); other text is returned as it is."""
+    if len(text) < LONG_RUN or not _LONG_RUN.search(text):
+        return text
+    return _LONG_RUN.sub(lambda m: "\u200b".join(m[0][i : i + BREAK_EVERY] for i in range(0, len(m[0]), BREAK_EVERY)), text)
+
+
+def clue_html(clue: str, breaks: bool = False):
+    """A clue as HTML (a Jinja2 filter): escaped, each numbered reference kept on one line; `breaks`: long
+    runs made `breakable` (print)."""
     from markupsafe import Markup, escape
 
+    if breaks:
+        clue = breakable(clue)
     out, at = [], 0
     for m in _REFERENCE.finditer(clue):
         out += [escape(clue[at : m.start()]), Markup('<span class="nobr">'), escape(m.group()), Markup("</span>")]
