@@ -22,10 +22,10 @@ def dic():
 
 @pytest.fixture(scope="module")
 def tp_layout():
-    from .conftest import PUZZLES
+    from .conftest import SAMPLES
     from site_builder.source import read_puzzle
 
-    p = read_puzzle(PUZZLES / "twin-peaks.txt")
+    p = read_puzzle(SAMPLES / "twin-peaks.txt")
     return p, adjacency.search(p.entries, PARAMS)
 
 

@@ -19,7 +19,7 @@ from site_builder.layout.rng import Rng
 from site_builder.model import LayoutParams
 from site_builder.source import read_puzzle
 
-from .conftest import ROOT, make_entries
+from .conftest import SAMPLES, make_entries
 from .helpers import assert_valid
 
 
@@ -52,7 +52,7 @@ def start_for(entries, side, seed, greedy_size=None):
 @pytest.mark.parametrize("name", ["twin-peaks", "solar-system", "kitchen-herbs"])
 @pytest.mark.parametrize("seed", [0, 5])
 def test_same_search_as_python_on_our_puzzles(name, seed):
-    entries = read_puzzle(ROOT / "puzzles" / f"{name}.txt").entries
+    entries = read_puzzle(SAMPLES / f"{name}.txt").entries
     side = 21
     python, compiled = both(entries, start_for(entries, side, seed), side, 250, seed)
     assert compiled == python
@@ -60,7 +60,7 @@ def test_same_search_as_python_on_our_puzzles(name, seed):
 
 
 def test_same_search_when_a_smaller_box_gives_up_early():
-    entries = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt").entries
+    entries = read_puzzle(SAMPLES / "twin-peaks.txt").entries
     # a box far too small for every answer: both give up at the probe, with the same best
     python, compiled = both(entries, start_for(entries, 15, 3, greedy_size=23), 15, 400, 3, need=(4, 256), probe=100)
     assert compiled == python
@@ -68,7 +68,7 @@ def test_same_search_when_a_smaller_box_gives_up_early():
 
 
 def test_same_search_with_a_cooler_start_and_other_settings(monkeypatch):
-    entries = read_puzzle(ROOT / "puzzles" / "world-capitals.txt").entries
+    entries = read_puzzle(SAMPLES / "world-capitals.txt").entries
     start = start_for(entries, 29, 1, greedy_size=31)  # the greedy start loses words to the smaller box
     monkeypatch.setattr(optimize, "RETRY_CAP", 3)
     monkeypatch.setattr(optimize, "LEAF_MOVES", 0.6)
@@ -94,7 +94,7 @@ def test_same_search_with_words_longer_than_the_box_and_letters_past_ascii():
 
 def test_layouts_agree_whole(monkeypatch):
     """The whole strategy (greedy starts, box descent, a tight cap's second run) gives the same layout."""
-    entries = read_puzzle(ROOT / "puzzles" / "solar-system.txt").entries
+    entries = read_puzzle(SAMPLES / "solar-system.txt").entries
     monkeypatch.setattr(optimize, "MAX_STEPS", 400)
     monkeypatch.setattr(optimize, "MIN_STEPS", 400)
     params = LayoutParams(size=19, strategy="optimize")
@@ -122,7 +122,7 @@ def test_an_edit_to_the_compiled_engine_invalidates_cached_layouts():
 
 def test_same_search_with_a_hard_box(monkeypatch):
     monkeypatch.setattr(optimize, "SOFT", 0)
-    entries = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt").entries
+    entries = read_puzzle(SAMPLES / "twin-peaks.txt").entries
     python, compiled = both(entries, start_for(entries, 21, 2), 21, 200, 2)
     assert compiled == python
     # and as a list too long for its box asks for it (`search`: soft=0), on a box it overfills
@@ -135,7 +135,7 @@ def test_same_search_with_a_hard_box(monkeypatch):
 def test_a_soft_box_never_gives_a_layout_past_the_box(side):
     """Steps may run past the box (SOFT), results never do."""
     assert optimize.SOFT > 0
-    entries = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt").entries
+    entries = read_puzzle(SAMPLES / "twin-peaks.txt").entries
     key, placed, _ = optimize.run_box(entries, start_for(entries, side, 1), side, 3000, Rng(1))
     grid = optimize.to_grid(entries, placed, side)
     r0, c0, r1, c1 = grid.bounds()

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import ROOT, SAMPLES
 
-TP = str(ROOT / "puzzles" / "twin-peaks.txt")
+TP = str(SAMPLES / "twin-peaks.txt")
 
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:

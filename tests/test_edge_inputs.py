@@ -12,9 +12,9 @@ import pytest
 from site_builder.errors import PuzzleError, PuzzleErrors
 from site_builder.source import decode_source, load_puzzle, normalise_answer, read_puzzle
 
-from .conftest import ROOT
+from .conftest import ROOT, SAMPLES
 
-HERBS = ROOT / "puzzles" / "kitchen-herbs.txt"
+HERBS = SAMPLES / "kitchen-herbs.txt"
 LIST = "CAT | Pet\nACE | Top card\nTEA | Drink\n"
 
 
@@ -178,7 +178,7 @@ def test_a_named_pipe_is_refused_not_read(tmp_path):
 
 
 def test_generate_tells_what_adjacency_leaves_for_the_author(tmp_path):
-    r = run("generate", "--words", str(ROOT / "puzzles" / "solar-system.txt"), "--strategy", "adjacency", "--seed", "5",
+    r = run("generate", "--words", str(SAMPLES / "solar-system.txt"), "--strategy", "adjacency", "--seed", "5",
             "--format", "xd")
     assert r.returncode == 0, r.stderr
     assert "note: 1 two-letter run no answer holds (solvers get no clue for it): SE at row 6, column 13 down" in r.stderr
@@ -253,14 +253,17 @@ def test_a_template_that_does_not_parse_is_the_templates_error(monkeypatch):
     assert str(error) == "templates/puzzle.html:22: the template does not parse: unexpected '}'; fix the template"
 
 
-def test_a_page_reloads_for_what_it_shows_not_for_what_it_links_to():
+def test_a_page_reloads_for_what_it_shows_not_for_what_it_links_to(tmp_path):
+    from site_builder.site import build_site
     from site_builder.watch import embedded
 
-    page = (ROOT / "public" / "kitchen-herbs" / "index.html").read_text()
+    root = _project(tmp_path)  # a sample's page and index as a full build writes them, whatever puzzles/ holds
+    assert build_site(root, report=lambda line: None).ok
+    page = (root / "public" / "kitchen-herbs" / "index.html").read_text()
     shown = embedded(page)
     assert {"../static/player.css", "../static/player.js", "../static/fonts.css", "../static/favicon.svg"} <= shown
     assert not any(name.endswith((".pdf", ".png", ".puz")) for name in shown)  # the downloads
-    index = embedded((ROOT / "public" / "index.html").read_text())
+    index = embedded((root / "public" / "index.html").read_text())
     assert "kitchen-herbs/kitchen-herbs-thumb.png" in index
     assert "kitchen-herbs/kitchen-herbs-solution.svg" not in index
     assert embedded('<img srcset="a.png 1x, b.png?v=2 2x">') == {"a.png", "b.png"}
@@ -363,7 +366,7 @@ def test_every_error_survives_the_trip_from_a_worker_process():
 def test_a_parallel_build_reports_a_puzzle_that_fails_in_its_worker(tmp_path):
     """A required answer that cannot be placed fails inside a worker: the build ends, exit 1, the rest built."""
     root = _project(tmp_path)
-    shutil.copy(ROOT / "puzzles" / "solar-system.txt", root / "puzzles" / "solar-system.txt")
+    shutil.copy(SAMPLES / "solar-system.txt", root / "puzzles" / "solar-system.txt")
     (root / "puzzles" / "lonely.txt").write_text("---\ntitle: Lonely\ndate: 2026-01-02\n---\nCAT | Pet\nACE | Card\n*XYZZY | Magic word\n")
     r = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(root), "--jobs", "2"],
                        capture_output=True, text=True, timeout=300)
@@ -380,7 +383,7 @@ def test_the_puzzle_page_shades_the_same_holes():
     from site_builder.layout import layout_puzzle, params_for
     from site_builder.render.html import render_puzzle_page
 
-    puzzle = read_puzzle(ROOT / "puzzles" / "kitchen-herbs.txt")
+    puzzle = read_puzzle(SAMPLES / "kitchen-herbs.txt")
     layout = layout_puzzle(puzzle, params_for(puzzle, seeds=4))
     page = render_puzzle_page(puzzle, layout, site={"title": "T", "licence": "", "base_url": "https://example.org/"}, root="../", downloads=[])
     squares = re.findall(r'<div class="(cell|void hole|void)"', page)

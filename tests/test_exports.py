@@ -26,9 +26,9 @@ from site_builder.render.exports import export_files, render_ipuz, render_puz, r
 from site_builder.render.text import layout_json, render_markdown, render_text_file
 from site_builder.source import load_puzzle, read_puzzle
 
-from .conftest import PUZZLES, ROOT
+from .conftest import ROOT, SAMPLES
 
-TP = str(PUZZLES / "twin-peaks.txt")
+TP = str(SAMPLES / "twin-peaks.txt")
 
 # Clues that have broken exporters elsewhere: markup, entities, quotes, format syntax, emoji, RTL text.
 TRICKY_CLUES = [
@@ -65,7 +65,7 @@ notes: |
 
 @pytest.fixture(scope="module")
 def tp() -> tuple[Puzzle, Layout]:
-    puzzle = read_puzzle(PUZZLES / "twin-peaks.txt")
+    puzzle = read_puzzle(SAMPLES / "twin-peaks.txt")
     # seeds/000's builder at its own size (23): seed 3's grid, whose first clue is LAURA's
     return puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=3, strategy="freeform", size=23))
 
@@ -185,7 +185,7 @@ def test_puz_of_an_adjacency_layout_clues_its_fragments():
     """The adjacency strategy may leave two-letter runs no answer holds: the .puz still loads, every run clued."""
     from site_builder.layout.adjacency import fragments
 
-    puzzle = read_puzzle(PUZZLES / "solar-system.txt")
+    puzzle = read_puzzle(SAMPLES / "solar-system.txt")
     layout = layout_puzzle(puzzle, params_for(puzzle, strategy="adjacency", seed=5))
     loose = fragments(layout)
     assert loose  # this seed leaves one, as the summary reports
@@ -523,9 +523,9 @@ def test_a_puz_reference_names_the_number_the_reader_shows():
 
     from site_builder.layout import layout_puzzle, params_for, with_references
     from site_builder.source import read_puzzle
-    from tests.conftest import PUZZLES
+    from tests.conftest import SAMPLES
 
-    base = read_puzzle(PUZZLES / "twin-peaks.txt")
+    base = read_puzzle(SAMPLES / "twin-peaks.txt")
     names = [e.display for e in base.entries]
     entries = tuple(dataclasses.replace(e, clue=f"{e.clue}, not [[{names[(i + 7) % len(names)]}]]")
                     for i, e in enumerate(base.entries))

@@ -17,7 +17,7 @@ from site_builder.layout.rng import Rng
 from site_builder.model import Direction, LayoutParams, Placement
 from site_builder.source import load_puzzle
 
-from .conftest import ROOT, make_entries
+from .conftest import SAMPLES, make_entries
 from .helpers import assert_valid
 
 # ------------------------------------------------------------ placement rules
@@ -286,7 +286,7 @@ def test_same_layout_across_hash_seeds():
     outs = set()
     for hs in ("0", "1", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=hs)
-        out = subprocess.run([sys.executable, "-c", code, str(ROOT / "puzzles" / "twin-peaks.txt")],
+        out = subprocess.run([sys.executable, "-c", code, str(SAMPLES / "twin-peaks.txt")],
                              capture_output=True, text=True, env=env, check=True).stdout
         outs.add(out)
     assert len(outs) == 1

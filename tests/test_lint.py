@@ -19,7 +19,7 @@ from site_builder.errors import PuzzleError, PuzzleErrors
 from site_builder.lint import ERROR, WARNING, lint_file, lint_paths, stem, summary
 from site_builder.source import MAX_ENTRIES, MAX_FILE_BYTES, read_puzzle
 
-from .conftest import ROOT
+from .conftest import SAMPLES
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BAD = sorted((FIXTURES / "bad").glob("*.txt"))
@@ -59,7 +59,7 @@ def test_every_warning_kind_has_a_fixture():
 
 
 def test_twin_peaks_is_clean():
-    assert lint_file(ROOT / "puzzles" / "twin-peaks.txt") == []
+    assert lint_file(SAMPLES / "twin-peaks.txt") == []
 
 
 # ---------------------------------------------------------------- warnings

@@ -14,7 +14,7 @@ from site_builder.layout.rng import Rng
 from site_builder.layout.result import search_key
 from site_builder.model import LayoutParams
 
-from .conftest import ROOT, make_entries
+from .conftest import ROOT, SAMPLES, make_entries
 from .helpers import assert_valid
 
 
@@ -29,7 +29,7 @@ def quick(monkeypatch):
 def twin_default():
     from site_builder.source import read_puzzle
 
-    p = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt")
+    p = read_puzzle(SAMPLES / "twin-peaks.txt")
     return p, layout_puzzle(p, params_for(p, strategy="optimize"))
 
 
@@ -156,7 +156,7 @@ def test_same_bytes_across_hash_seeds():
     for hs in ("0", "1", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=hs)
         out = subprocess.run(
-            [sys.executable, "-c", code, str(ROOT / "puzzles" / "twin-peaks.txt")],
+            [sys.executable, "-c", code, str(SAMPLES / "twin-peaks.txt")],
             capture_output=True, text=True, env=env, check=True, cwd=ROOT,
         ).stdout
         outs.add(out)
@@ -197,7 +197,7 @@ def test_twin_peaks_in_21_squares_at_the_default_effort():
     """Without the longer search every answer still fits the 21 squares, on every seed tried."""
     from site_builder.source import read_puzzle
 
-    entries = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt").entries
+    entries = read_puzzle(SAMPLES / "twin-peaks.txt").entries
     for seed in range(3):
         layout = layout_entries(entries, LayoutParams(size=21, seed=seed, strategy="optimize"))
         assert len(layout.placements) == 39 and layout.rows <= 21 and layout.cols <= 21
@@ -320,8 +320,8 @@ def test_compaction_only_where_there_is_room(monkeypatch):
     """The box charge shapes roomy layouts; at a size that holds the layout back it is off."""
     from site_builder.source import read_puzzle
 
-    twin = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt").entries  # 39 answers: tight in 21 squares
-    herbs = read_puzzle(ROOT / "puzzles" / "kitchen-herbs.txt").entries  # 12 answers: room in 15
+    twin = read_puzzle(SAMPLES / "twin-peaks.txt").entries  # 39 answers: tight in 21 squares
+    herbs = read_puzzle(SAMPLES / "kitchen-herbs.txt").entries  # 12 answers: room in 15
     tight, roomy = LayoutParams(size=21, strategy="optimize"), LayoutParams(size=15, strategy="optimize")
     before = layout_entries(twin, tight), layout_entries(herbs, roomy)
     monkeypatch.setattr(optimize, "COMPACT", 3.0)

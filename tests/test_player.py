@@ -16,8 +16,8 @@ from site_builder.model import Direction
 from site_builder.render.html import render_puzzle_page
 from site_builder.site import static_files
 from site_builder.source import load_puzzle, read_puzzle
+from tests.conftest import SAMPLES
 
-ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
@@ -59,7 +59,7 @@ def site(tmp_path_factory):
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
     small = load_puzzle(SMALL, slug="allotment")
-    twin = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt")
+    twin = read_puzzle(SAMPLES / "twin-peaks.txt")
     layouts = {"allotment": _build(folder, small), "twin-peaks": _build(folder, twin)}
     assert not layouts["allotment"].unplaced
     return folder, layouts

@@ -16,7 +16,8 @@ import pytest
 from site_builder.model import Direction
 from site_builder.site import static_files
 from site_builder.source import load_puzzle, read_puzzle
-from tests.test_player import CHROMIUM, ROOT, SMALL, Page, _build, cell_id, dispatch_words
+from tests.conftest import SAMPLES
+from tests.test_player import CHROMIUM, SMALL, Page, _build, cell_id, dispatch_words
 from tests.helpers import RTL
 from tests.test_player import browser, open_page  # noqa: F401  (fixtures: Chromium, and pages of this module's `site`)
 
@@ -55,7 +56,7 @@ def site(tmp_path_factory):
         (folder / name).write_bytes(data)
     layouts = {"allotment": _build(folder, load_puzzle(SMALL, slug="allotment"))}
     for slug in ("world-capitals", "kitchen-herbs"):
-        layouts[slug] = _build(folder, read_puzzle(ROOT / "puzzles" / f"{slug}.txt"))
+        layouts[slug] = _build(folder, read_puzzle(SAMPLES / f"{slug}.txt"))
     layouts["long-words"] = _build(folder, load_puzzle(LONG_WORDS, slug="long-words"))
     assert layouts["world-capitals"].cols >= 25  # the wide grid these tests are about
     return folder, layouts

@@ -23,7 +23,7 @@ from site_builder.model import Direction, Entry, Layout, LayoutParams, Placement
 from site_builder.render import pdf as pdf_module
 from site_builder.render.pdf import MIN_CELL, Item, clue_items, fill, item_heights, plan_page, render_pdf
 from site_builder.render.text import clue_text
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SAMPLES
 from tests.test_render_svg import tricky_puzzle
 
 needs_poppler = pytest.mark.skipif(
@@ -60,9 +60,9 @@ def flat(s: str) -> str:
 def tp():
     from site_builder.layout import layout_puzzle, params_for
     from site_builder.source import read_puzzle
-    from tests.conftest import PUZZLES
+    from tests.conftest import SAMPLES
 
-    puzzle = read_puzzle(PUZZLES / "twin-peaks.txt")
+    puzzle = read_puzzle(SAMPLES / "twin-peaks.txt")
     return puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=0))
 
 
@@ -329,7 +329,7 @@ def test_no_clue_column_is_left_stranded_on_page_one(slug, paper):
     from site_builder.layout import layout_puzzle
     from site_builder.source import read_puzzle
 
-    puzzle = read_puzzle(ROOT / "puzzles" / f"{slug}.txt")
+    puzzle = read_puzzle(SAMPLES / f"{slug}.txt")
     puzzle = dataclasses.replace(puzzle, meta=dataclasses.replace(puzzle.meta, paper=paper))
     plan = plan_page(puzzle, layout_puzzle(puzzle))
     assert plan.single
@@ -593,7 +593,7 @@ def test_a_grid_too_big_for_the_paper_is_said_to_print_small(tmp_path):
     puzzle = Puzzle("wide", PuzzleMeta("Wide", dt.date(2026, 1, 1), paper="a4"), wide)
     assert (layout.cols, layout.rows) == (52, 32) and pdf_module.sheet_for(puzzle, layout).landscape
     assert pdf_module.small_squares(puzzle, layout).startswith("printed squares 4.4 mm")
-    herbs = read_puzzle(ROOT / "puzzles" / "kitchen-herbs.txt")
+    herbs = read_puzzle(SAMPLES / "kitchen-herbs.txt")
     assert pdf_module.small_squares(herbs, layout_entries(herbs.entries, LayoutParams(seed=0))) == ""
     # the build says it on the puzzle's line
     root = tmp_path / "repo"
@@ -685,11 +685,11 @@ def test_a_list_that_opens_a_column_of_continued_clues_starts_level_with_its_nei
     """On world-capitals' second page the Down heading opens the middle column: it sat 8 pt below the
     other columns' first lines (the space above a heading, kept at a column's top)."""
     from site_builder.source import read_puzzle
-    from tests.conftest import PUZZLES
+    from tests.conftest import SAMPLES
 
     from site_builder.layout import layout_puzzle
 
-    puzzle = read_puzzle(PUZZLES / "world-capitals.txt")
+    puzzle = read_puzzle(SAMPLES / "world-capitals.txt")
     pdf = render_pdf(puzzle, layout_puzzle(puzzle))
     page = _word_boxes(pdf)[1]
     down = next(w for w in page if w[4] == "DOWN")

@@ -36,9 +36,9 @@ def tricky_puzzle() -> tuple[Puzzle, object]:
 def tp(request):
     from site_builder.layout import layout_puzzle, params_for
     from site_builder.source import read_puzzle
-    from tests.conftest import PUZZLES
+    from tests.conftest import SAMPLES
 
-    puzzle = read_puzzle(PUZZLES / "twin-peaks.txt")
+    puzzle = read_puzzle(SAMPLES / "twin-peaks.txt")
     return puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=0))
 
 
