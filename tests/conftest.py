@@ -10,6 +10,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # deletes the samples from puzzles/ (README, Source format) and `make test` must still pass. Only the tests
 # about the author's own archive (the drift check of public/) read ROOT / "puzzles".
 SAMPLES = ROOT / "tests" / "fixtures" / "puzzles"
+# The site settings ([tool.crossword]) the tests' projects are built with, as the project ships them: the
+# author's own title, address or licence in ROOT / "pyproject.toml" must break no test either.
+SETTINGS = ROOT / "tests" / "fixtures" / "pyproject.toml"
 
 
 def make_entries(*answers: str, required: tuple[str, ...] = ()):

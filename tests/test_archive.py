@@ -8,16 +8,15 @@ so the index and the player are tested to agree on where a save is kept.
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
 from site_builder.site import build_site
 
+from .conftest import SETTINGS
 from .test_player import CHROMIUM, SMALL
 from .test_player import browser  # noqa: F401  (the fixture: Debian's Chromium, one per module)
 
-ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)"
@@ -39,7 +38,7 @@ ACRE | Field measure
 def archive(tmp_path_factory):
     root = tmp_path_factory.mktemp("archive")
     (root / "puzzles").mkdir()
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(SETTINGS, root / "pyproject.toml")
     (root / "puzzles" / "allotment.txt").write_text(SMALL, encoding="utf-8")
     (root / "puzzles" / "creme.txt").write_text(OTHER.format(date="2025-03-01"), encoding="utf-8")
     (root / "puzzles" / "creme-two.txt").write_text(
@@ -195,7 +194,7 @@ def names(tmp_path_factory):
     """An archive whose names need folding: letters with no accent to drop, a curly apostrophe, near tags."""
     root = tmp_path_factory.mktemp("names")
     (root / "puzzles").mkdir()
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(SETTINGS, root / "pyproject.toml")
     (root / "puzzles" / "bridge.txt").write_text(
         OTHER.format(date="2025-03-17").replace("Crème de la Crème", "Øresund Straße").replace("Ann Other", "D. O’Brien")
         .replace("[food]", "[foodie]"), encoding="utf-8")

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from .conftest import ROOT, SAMPLES
+from .conftest import ROOT, SAMPLES, SETTINGS
 
 TP = str(SAMPLES / "twin-peaks.txt")
 
@@ -119,7 +119,7 @@ def test_missing_file():
 
 def test_generate_and_build_name_the_answers_left_out(tmp_path):
     (tmp_path / "puzzles").mkdir()
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copy(SETTINGS, tmp_path / "pyproject.toml")
     f = tmp_path / "puzzles" / "drop.txt"
     f.write_text("---\ntitle: T\ndate: 2026-01-01\n---\nHELLO | a\nWORLD | b\nXYZ | c\nLOW | d\n")
     r = run("generate", "--words", str(f))
@@ -133,7 +133,7 @@ def test_generate_and_build_name_the_answers_left_out(tmp_path):
 
 def test_a_failed_draft_is_not_said_to_keep_its_outputs(tmp_path):
     (tmp_path / "puzzles").mkdir()
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copy(SETTINGS, tmp_path / "pyproject.toml")
     (tmp_path / "puzzles" / "wip.txt").write_text("---\ntitle: W\ndate: 2026-01-01\ndraft: true\n---\nCAT | a\nDOG\n")
     (tmp_path / "puzzles" / "ok.txt").write_text("---\ntitle: O\ndate: 2026-01-01\n---\nCAT | a\nACE | b\n")
     r = run("build", "--root", str(tmp_path))
@@ -146,7 +146,7 @@ def _project(tmp_path, **puzzles):
     """A project folder with pyproject.toml and the given puzzles (name -> text)."""
     root = tmp_path / "proj"
     (root / "puzzles").mkdir(parents=True)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(SETTINGS, root / "pyproject.toml")
     for name, text in puzzles.items():
         (root / "puzzles" / name).write_text(text)
     return root
@@ -495,7 +495,7 @@ def test_no_fontconfig_warning_where_the_cache_folder_cannot_be_written(tmp_path
 
 def test_a_build_that_changed_only_the_index_says_so_not_up_to_date(tmp_path):
     (tmp_path / "puzzles").mkdir()
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copy(SETTINGS, tmp_path / "pyproject.toml")
     (tmp_path / "puzzles" / "a.txt").write_text("---\ntitle: T\ndate: 2026-01-01\n---\nHELLO | a\nWORLD | b\n")
     assert run("build", "--root", str(tmp_path)).returncode == 0
     r = run("build", "--root", str(tmp_path))

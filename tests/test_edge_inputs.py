@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import pytest
 from site_builder.errors import PuzzleError, PuzzleErrors
 from site_builder.source import decode_source, load_puzzle, normalise_answer, read_puzzle
 
-from .conftest import ROOT, SAMPLES
+from .conftest import ROOT, SAMPLES, SETTINGS
 
 HERBS = SAMPLES / "kitchen-herbs.txt"
 LIST = "CAT | Pet\nACE | Top card\nTEA | Drink\n"
@@ -136,7 +137,7 @@ def test_capital_sharp_s_folds_like_the_small_one():
 def _project(tmp_path):
     root = tmp_path / "site"
     (root / "puzzles").mkdir(parents=True)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(SETTINGS, root / "pyproject.toml")
     shutil.copy(HERBS, root / "puzzles" / "kitchen-herbs.txt")
     return root
 
@@ -305,7 +306,8 @@ def test_a_site_setting_edit_reinstalls_nothing(tmp_path):
     stamp.write_text(key() + "\n")
     os.utime(stamp, (1, 1))  # older than pyproject.toml: make looks at it
     settings = copy / "pyproject.toml"
-    settings.write_text(settings.read_text().replace('title = "The Crossword Press"', 'title = "Another Press"'))
+    # the project's own title, whatever the author made it
+    settings.write_text(re.sub(r'(?m)^title = ".*"$', 'title = "Another Press"', settings.read_text(), count=1))
     assert 'title = "Another Press"' in settings.read_text()
     r = subprocess.run(["make", str(stamp), f"VENV={venv}", "PYTHON=false"], cwd=copy, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr

@@ -28,7 +28,7 @@ from site_builder.render.text import printable
 from site_builder.site import build_site
 from site_builder.source import one_line, read_puzzle  # one_line: what every output shows of a clue or a title
 
-from .conftest import ROOT
+from .conftest import ROOT, SETTINGS
 
 LONG = " ".join(f"w{i}ord" for i in range(400))[:2000].rstrip()
 assert len(LONG) >= 1990
@@ -80,7 +80,7 @@ def source_text() -> str:
 def site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("hostile") / "repo"
     (root / "puzzles").mkdir(parents=True)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(SETTINGS, root / "pyproject.toml")
     (root / "puzzles" / f"{SLUG}.txt").write_text(source_text(), encoding="utf-8")
     result = build_site(root, report=lambda line: None)
     assert result.ok and result.built == [SLUG], result.failed

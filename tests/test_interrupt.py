@@ -25,7 +25,7 @@ import pytest
 
 from site_builder.site import build_site
 
-from .conftest import ROOT
+from .conftest import ROOT, SETTINGS
 
 PUZZLE = """---
 title: {title}
@@ -70,7 +70,7 @@ def run(*args: str, root: Path) -> subprocess.CompletedProcess:
 def test_killed_builds_leave_only_whole_files(tmp_path):
     root = tmp_path / "repo"
     (root / "puzzles").mkdir(parents=True)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(SETTINGS, root / "pyproject.toml")
     write_puzzles(root, "Old:")
     assert build_site(root, report=lambda line: None).ok
     old = snapshot(root / "public")
@@ -127,7 +127,7 @@ def test_killed_builds_leave_only_whole_files(tmp_path):
 def test_build_removes_leftover_temp_files(tmp_path):
     root = tmp_path / "repo"
     (root / "puzzles").mkdir(parents=True)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(SETTINGS, root / "pyproject.toml")
     write_puzzles(root, "Old:")
     (root / "public" / "one").mkdir(parents=True)
     for folder in ("layouts", "state"):
@@ -214,7 +214,7 @@ def test_a_second_ctrl_c_while_a_parallel_build_stops_its_workers_is_ignored(tmp
     good (2 runs in 16 of a double SIGINT hung)."""
     root = tmp_path / "repo"
     (root / "puzzles").mkdir(parents=True)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(SETTINGS, root / "pyproject.toml")
     write_puzzles(root, "Old:")
     r = subprocess.run([sys.executable, "-c", PARALLEL_STOP, str(root)], capture_output=True, text=True, cwd=ROOT,
                        timeout=60)
@@ -228,7 +228,7 @@ def test_the_workers_of_a_killed_build_end_quietly(tmp_path):
     printed a BrokenPipeError traceback when it next reported. They now end with it, saying nothing."""
     root = tmp_path / "repo"
     (root / "puzzles").mkdir(parents=True)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(SETTINGS, root / "pyproject.toml")
     write_puzzles(root, "Old:")
     proc = subprocess.Popen([sys.executable, "-m", "site_builder", "build", "--root", str(root), "--jobs", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=root)

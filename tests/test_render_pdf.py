@@ -23,7 +23,7 @@ from site_builder.model import Direction, Entry, Layout, LayoutParams, Placement
 from site_builder.render import pdf as pdf_module
 from site_builder.render.pdf import MIN_CELL, Item, clue_items, fill, item_heights, plan_page, render_pdf
 from site_builder.render.text import clue_text
-from tests.conftest import ROOT, SAMPLES
+from tests.conftest import ROOT, SAMPLES, SETTINGS
 from tests.test_render_svg import tricky_puzzle
 
 needs_poppler = pytest.mark.skipif(
@@ -598,7 +598,7 @@ def test_a_grid_too_big_for_the_paper_is_said_to_print_small(tmp_path):
     # the build says it on the puzzle's line
     root = tmp_path / "repo"
     (root / "puzzles").mkdir(parents=True)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(SETTINGS, root / "pyproject.toml")
     (root / "puzzles" / "big.txt").write_text(
         f"---\ntitle: Big\ndate: 2026-01-01\nsize: 60\nseed: 0\n---\n{a} | First long one\n{b} | Second long one\n")
     lines: list[str] = []

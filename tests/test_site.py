@@ -14,7 +14,7 @@ from site_builder.config import load_config
 from site_builder.errors import PuzzleErrors
 from site_builder.site import build_site, check_site, compare_trees
 
-from .conftest import ROOT, SAMPLES
+from .conftest import ROOT, SAMPLES, SETTINGS
 
 SMALL = """---
 title: {title}
@@ -32,7 +32,7 @@ EAT | Have dinner
 def make_repo(tmp_path: Path, **puzzles: str) -> Path:
     root = tmp_path / "repo"
     (root / "puzzles").mkdir(parents=True)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    shutil.copy(SETTINGS, root / "pyproject.toml")
     for slug, text in puzzles.items():
         (root / "puzzles" / f"{slug}.txt").write_text(text)
     return root
@@ -298,8 +298,8 @@ def test_make_check_fails_on_an_edited_clue_and_names_the_file(tmp_path):
         pytest.skip("make is not installed")
     copy = tmp_path / "copy"
     (copy / "puzzles").mkdir(parents=True)
-    for name in ("Makefile", "pyproject.toml"):
-        shutil.copy(ROOT / name, copy / name)
+    shutil.copy(ROOT / "Makefile", copy / "Makefile")
+    shutil.copy(SETTINGS, copy / "pyproject.toml")
     shutil.copy(SAMPLES / "kitchen-herbs.txt", copy / "puzzles" / "kitchen-herbs.txt")
     stamp = copy / ".stamp"
     stamp.touch()  # the project is installed already: the venv running this test

@@ -38,7 +38,7 @@ def best_of(repeats: int, fn) -> float:
 
 
 def main() -> None:
-    entries = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt").entries
+    entries = read_puzzle(ROOT / "tests" / "fixtures" / "puzzles" / "twin-peaks.txt").entries
     words = [e.answer for e in entries]
     greedy = freeform.build_seed(entries, 0, LayoutParams(size=SIDE))
     _, placed = optimize.shrink(optimize.from_layout(greedy, entries), words, SIDE)

@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/measure_layout.py [--strategies freeform,optimize] [--effort 1] [--lists tp,w40,w80,w160]
 
-Lists: puzzles/twin-peaks.txt (cap 23) and lists of 40, 80 and 160 real English words
+Lists: tests/fixtures/puzzles/twin-peaks.txt (cap 23) and lists of 40, 80 and 160 real English words
 (wordfreq's English list, 3-12 letters, picked by our Rng; cap 29, 35, 50). Falls back to
 site_builder.bench.generated_entries when wordfreq is not installed.
 """
@@ -49,7 +49,7 @@ def main() -> None:
     lists = []
     for name in args.lists.split(","):
         if name == "tp":
-            p = read_puzzle(ROOT / "puzzles" / "twin-peaks.txt")
+            p = read_puzzle(ROOT / "tests" / "fixtures" / "puzzles" / "twin-peaks.txt")
             lists.append(("twin-peaks", p.entries, 23))  # seeds/000's size (the puzzle now asks for 21)
         else:
             n = int(name[1:])

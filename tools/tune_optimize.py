@@ -33,7 +33,7 @@ from site_builder.source import read_puzzle  # noqa: E402
 def lists() -> list[tuple[str, tuple, int]]:
     out = []
     for name in ("twin-peaks", "solar-system", "world-capitals"):
-        p = read_puzzle(ROOT / "puzzles" / f"{name}.txt")
+        p = read_puzzle(ROOT / "tests" / "fixtures" / "puzzles" / f"{name}.txt")
         out.append((name, p.entries, 23 if name == "twin-peaks" else p.meta.size))  # twin-peaks: seeds/000's size
     out.append(("twin-peaks-21", out[0][1], 21))  # the size the puzzle asks for now, issue 10's target box
     out += [("english-40", english(40), 29), ("english-80", english(80), 35)]

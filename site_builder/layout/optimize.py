@@ -202,6 +202,13 @@ Two other ways, not kept (solar-system, 8 pinned seeds, effort 4's budget):
 * an exact model in OR-Tools' CP-SAT (a Boolean per word and placement in the
   box, the strict rules as clauses), hinted with a 38-crossing layout: 10 s to
   take the hint, nothing better in 50 s more on 2 cores, its bound at 322.
+And a pilot repair (each word's 4 or 8 best spots tried with a greedy rollout of
+the words still to go back, the best rollout's spot kept; 24 pinned seeds, effort
+1): 38.25 and 38.33 against 37.5 and 38.0 for 4 spots, 38.0 for 8, at 6.4 times
+the time a step, where effort 6 gives about 38.8. A relaxation that keeps only
+the letters (a crossing pairs two equal letters of two words, a word's crossings
+at least a letter apart, two words crossing at most once, across against down)
+bounds nothing useful: it reaches 46, near the 48 of the count above.
 """
 
 from __future__ import annotations
