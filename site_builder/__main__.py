@@ -24,8 +24,10 @@ def run() -> None:
     try:
         from site_builder.cli import _stopped, main
     except ModuleNotFoundError as exc:  # `python3 -m site_builder` under a Python it was never installed into
-        from site_builder.errors import MissingPackageError
+        from site_builder.errors import MissingPackageError, unexpected
 
+        if not isinstance(unexpected(None, exc), MissingPackageError):
+            raise  # a module of ours missing: a bug, with its traceback
         print(f"error: {MissingPackageError(exc)}", file=sys.stderr)
         sys.exit(2)
 

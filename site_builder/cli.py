@@ -259,11 +259,13 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     for note in unread_sources(root / "puzzles"):
         print(f"note: {note}", file=sys.stderr)
-    from .config import SiteConfig, load_config
+    from .config import example_address, load_config
 
-    if (result.built or result.unchanged) and load_config(root / "pyproject.toml").base_url == SiteConfig.base_url:
-        print("note: the feed links to the placeholder https://example.org/ (and the 404 page from its path); set base_url "
-              "(and title) under [tool.crossword] in pyproject.toml (README, The archive site)", file=sys.stderr)
+    base_url = load_config(root / "pyproject.toml").base_url
+    if (result.built or result.unchanged) and example_address(base_url):
+        print(f"note: base_url is {base_url}, an example's address: the feed and sitemap link to it (and the 404 page "
+              "from its path), and the pages claim no address for link previews; set base_url (and title) under "
+              "[tool.crossword] in pyproject.toml (README, The archive site)", file=sys.stderr)
     if len(result.left_out) > 1 or (result.left_out and len(result.built) > 8):
         # said on each puzzle's line too; after a long build, the list in one place
         names = sorted(result.left_out)
@@ -341,7 +343,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     temps = sum(d.kind == "stale" and bool(_TEMP_NAME.fullmatch(Path(d.path).name)) for d in drifts)
     if temps == len(drifts):  # a killed build's: ignored by git, so `git rm` would find nothing
-        fix = "they are a stopped build's temporary files: `make site` deletes them once two minutes old"
+        fix = "they are a stopped build's temporary files: `make site` deletes them"
     elif stale == len(drifts):
         fix = "the build does not make them: delete them (git rm) and commit"
     elif stale:

@@ -34,6 +34,17 @@ class SiteConfig:
 FIELDS = tuple(SiteConfig.__dataclass_fields__)
 
 
+def example_address(url: str) -> bool:
+    """Whether `url` is at a name kept for examples, no real site's (RFC 2606 and 6761: example.org, .com and
+    .net and the names under them; .example, .test, .invalid, .localhost). The pages then claim no address
+    of their own (canonical, og:url, og:image), which would send search engines and link previews to it."""
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    return any(host == d or host.endswith("." + d) for d in ("example.org", "example.com", "example.net")) or \
+        host.rsplit(".", 1)[-1] in ("example", "test", "invalid", "localhost")
+
+
 def _line_of(text: str, key: str) -> int | None:
     in_table = False
     for i, line in enumerate(text.splitlines(), 1):

@@ -114,7 +114,7 @@ class MissingPackageError(CrosswordError):
     def __init__(self, exc: ModuleNotFoundError):
         import sys
 
-        self.package = (exc.name or str(exc)).partition(".")[0]
+        self.package = exc.name or str(exc)  # weasyprint.text.fonts: a version without that module
         super().__init__(
             f"this Python ({sys.executable}) has no '{self.package}', which the crossword press needs; run "
             "`make site` (it installs every package into .venv) and then `.venv/bin/crossword`, or activate "

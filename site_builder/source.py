@@ -737,7 +737,8 @@ def slug_for(path: str | Path) -> str:
     if not SLUG_RE.match(slug):
         raise PuzzleError(
             path, None, f"file name '{p.name}' must be lowercase letters, digits and single hyphens between them, "
-            "ending in .txt" + (f"; rename it {fix}.txt" if (fix := ascii_name(slug)) and fix != slug else " (e.g. twin-peaks.txt)")
+            "ending in .txt" + (f"; rename it {fix}.txt" if (fix := ascii_name(slug)[:MAX_SLUG].strip("-")) and fix != slug
+                                and fix not in RESERVED_SLUGS else " (e.g. twin-peaks.txt)")
         )
     if len(slug) > MAX_SLUG:
         raise PuzzleError(
@@ -958,9 +959,20 @@ def parse_source(
                     "'title: My puzzle'" if key == "title" else "'date: 2026-11-30'")))
     elif require_front_matter:
         # 'title: ...' lines closed by a '---' that never opened: one error for the block, not one per line
-        close = next((i for i in range(first, len(lines)) if lines[i].strip() == "---"), None)
-        if close is not None and all(":" in line and "|" not in line for line in lines[first:close]
-                                     if line.strip() and not line.lstrip().startswith("#")):
+        fences = [i for i in range(first, len(lines)) if lines[i].strip() == "---"]
+
+        def keys_only(block: list[str]) -> bool:
+            return all(":" in line and "|" not in line for line in block if line.strip() and not line.lstrip().startswith("#"))
+
+        if len(fences) > 1 and keys_only(lines[fences[0] + 1 : fences[1]]):
+            # a front matter that opens below a stray line or two (a heading typed above it)
+            a, b = fences[0], fences[1]
+            errors.append(PuzzleError(
+                shown, first + 1, f"a puzzle file starts with its front matter's '---' (line {a + 1}); delete what comes "
+                f"before it, or start {'that line' if a == first + 1 else 'those lines'} with '#'", col=1))
+            body_start = b + 1
+        elif fences and keys_only(lines[first : fences[0]]):
+            close = fences[0]
             errors.append(PuzzleError(
                 shown, first + 1, f"the front matter (lines {first + 1} to {close}) has a closing '---' but no opening "
                 f"one: add a line '---' before line {first + 1}", col=1))

@@ -983,7 +983,7 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
 
 
 def bench_subject(root: Path) -> tuple[str, str]:
-    """(slug, text) of the puzzle the watch bench edits: the project's with the most answers, or, in an
+    """(slug, text) of the puzzle the watch bench edits: the project's published one with the most answers, or, in an
     archive with none that reads, a generated list of 40 real words (the bench's own, `bench.generated_entries`)."""
     from .errors import CrosswordError
     from .source import read_puzzle, read_source
@@ -991,10 +991,13 @@ def bench_subject(root: Path) -> tuple[str, str]:
     best: tuple[int, str, str] | None = None
     for path in sorted((Path(root) / "puzzles").glob("*.txt")):
         try:
-            n = len(read_puzzle(path).entries)
+            puzzle = read_puzzle(path)
             text = read_source(path)
         except CrosswordError:
             continue
+        if puzzle.meta.draft:  # never built: a watch build would never finish with it
+            continue
+        n = len(puzzle.entries)
         if best is None or n > best[0]:
             best = (n, path.stem, text)
     if best is not None:

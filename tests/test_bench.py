@@ -174,4 +174,6 @@ def test_the_watch_bench_edits_the_archives_largest_puzzle_or_a_generated_one(tm
     (tmp_path / "puzzles" / "small.txt").write_text(head.format("Small") + "CAT | Pet\nACT | Deed\n")
     (tmp_path / "puzzles" / "big.txt").write_text(head.format("Big") + "CAT | Pet\nACT | Deed\nTAB | Key\n")
     (tmp_path / "puzzles" / "broken.txt").write_text("no front matter\n" * 9)
+    (tmp_path / "puzzles" / "draft.txt").write_text(  # the most answers, but never built: a watch build never ends
+        "---\ntitle: Draft\ndate: 2026-01-01\ndraft: true\n---\nCAT | Pet\nACT | Deed\nTAB | Key\nBAT | Club\n")
     assert bench_subject(tmp_path) == ("big", (tmp_path / "puzzles" / "big.txt").read_text())

@@ -175,14 +175,23 @@ def test_hidden_editor_files_in_puzzles_are_no_puzzles(tmp_path):
     assert r.returncode == 0 and "in 1 file" in r.stdout + r.stderr, (r.stdout, r.stderr)
 
 
-def test_a_site_with_no_settings_is_told_its_feed_links_to_a_placeholder(tmp_path):
+def test_a_site_with_no_address_of_its_own_is_told_its_feed_links_to_an_example(tmp_path):
     root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    settings = root / "pyproject.toml"
+    settings.write_text(re.sub(r'(?m)^base_url = .*$', 'base_url = "https://crosswords.jo-baker.net/"', settings.read_text()))
     r = run("build", "--root", str(root))
-    assert r.returncode == 0 and "placeholder" not in r.stderr  # this project's settings name its address
-    (root / "pyproject.toml").write_text('[project]\nname = "mine"\n')
-    r = run("build", "--root", str(root))
-    assert r.returncode == 0 and "note: the feed links to the placeholder https://example.org/ (and the 404 page from its path); set base_url" in r.stderr
-    assert "https://example.org/small/" in (root / "public" / "feed.xml").read_text()
+    assert r.returncode == 0 and "base_url" not in r.stderr, r.stderr  # an address of its own
+    page = (root / "public" / "small" / "index.html").read_text()
+    assert '<link rel="canonical" href="https://crosswords.jo-baker.net/small/">' in page
+    for example in ('[project]\nname = "mine"\n', '[tool.crossword]\nbase_url = "https://crosswords.example.com/"\n'):
+        settings.write_text(example)  # none (the default, https://example.org/), or one at a name kept for examples
+        r = run("build", "--root", str(root))
+        url = re.search(r'base_url = "(.*)"', example)[1] if "base_url" in example else "https://example.org/"
+        assert r.returncode == 0 and f"note: base_url is {url}, an example's address: the feed and sitemap link to it" in r.stderr, r.stderr
+        assert f"{url}small/" in (root / "public" / "feed.xml").read_text()
+        page = (root / "public" / "small" / "index.html").read_text()
+        assert 'rel="canonical"' not in page and "og:url" not in page and "og:image" not in page
+        assert '<meta property="og:title" content="Small">' in page
 
 
 def test_a_build_with_its_output_closed_builds_and_exits_0(tmp_path):
@@ -624,9 +633,13 @@ def test_a_python_without_the_packages_is_told_how_to_set_up_not_asked_for_a_bug
                 "from site_builder.__main__ import run; run()")
         r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=300)
         assert r.returncode == 2, r.stderr
-        assert f"has no '{blocked}', which the crossword press needs; run `make site`" in r.stderr, r.stderr
+        assert f"has no '{blocked}" in r.stderr and "which the crossword press needs; run `make site`" in r.stderr, r.stderr
         assert "Traceback" not in r.stderr and "internal error" not in r.stderr and "report" not in r.stderr, r.stderr
-    # the package's own module missing is a bug of ours, as before
+    # the package's own module missing is a bug of ours, as before: not "install the packages"
+    code = "import sys; sys.modules['site_builder.layout'] = None; sys.argv = ['crossword', 'lint']\n" \
+           "from site_builder.__main__ import run; run()"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=300)
+    assert r.returncode != 0 and "make site" not in r.stderr and "site_builder.layout" in r.stderr, r.stderr
     from site_builder.errors import InternalError, unexpected
 
     assert isinstance(unexpected("x", ModuleNotFoundError("gone", name="site_builder.nothing")), InternalError)

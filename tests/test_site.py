@@ -453,14 +453,14 @@ def test_a_setting_only_the_index_shows_rebuilds_the_index_alone(tmp_path):
     toml = root / "pyproject.toml"
     text = toml.read_text()
     toml.write_text(text.replace('description = "Themed', 'description = "Freshly themed')
-                    .replace("crossword-press.example.org", "puzzles.example.net"))
+                    .replace("crossword-press.net", "crosswords.jo-baker.net"))
     result = build_site(root, report=quiet)
     assert result.ok and result.built == [] and sorted(result.unchanged) == ["a", "b"]
     assert "Freshly themed" in (root / "public" / "index.html").read_text()
-    assert "puzzles.example.net" in (root / "public" / "feed.xml").read_text()
+    assert "crosswords.jo-baker.net" in (root / "public" / "feed.xml").read_text()
     page = (root / "public" / "a" / "index.html").read_text()
-    assert '<meta property="og:url" content="https://puzzles.example.net/a/">' in page
-    assert '<meta property="og:image" content="https://puzzles.example.net/a/a.png">' in page
+    assert '<meta property="og:url" content="https://crosswords.jo-baker.net/a/">' in page
+    assert '<meta property="og:image" content="https://crosswords.jo-baker.net/a/a.png">' in page
     assert pdf.stat().st_mtime_ns == pdf_stamp
     again = build_site(root, report=quiet)  # the record knows the page's address now: nothing to write
     assert again.built == [] and not any(p.name == "index.html" and p.parent.name in ("a", "b") for p in again.written)

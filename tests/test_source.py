@@ -512,3 +512,9 @@ def test_a_control_character_in_the_front_matter_is_named_at_its_place(ch, name)
     """YAML's own message named line 2 for any of them, with no column and no fix."""
     errors = errors_of(f"---\ntitle: T\ndate: 2026-01-01\nauthor: A{ch}B\n---\nCAT | Pet\nACT | Deed\n")
     assert errors == [f"p.txt:4:10: an invisible character {name} is in this line; delete it"], errors
+
+
+def test_a_line_typed_above_the_front_matter_is_told_to_go_not_that_the_front_matter_has_no_opening():
+    errors = errors_of("Sunday special: a theme puzzle\n---\ntitle: T\ndate: 2026-01-01\n---\nCAT | Pet\nACT | Deed\n")
+    assert errors == ["p.txt:1:1: a puzzle file starts with its front matter's '---' (line 2); delete what comes before "
+                      "it, or start that line with '#'"], errors

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from ..config import example_address
 from ..model import Direction, Layout, Placement, Puzzle
 from .text import clue_html, clue_only, clue_text, long_date, paragraphs, printable_value
 
@@ -37,6 +38,7 @@ def _environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["clue_html"] = clue_html
+    env.tests["example_address"] = example_address
     return env
 
 

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import jinja2
 
-from ..config import SiteConfig
+from ..config import SiteConfig, example_address
 from .html import storage_key
 from .text import long_date, printable_value
 
@@ -30,6 +30,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["count"] = count
+    env.tests["example_address"] = example_address
     return env
 
 

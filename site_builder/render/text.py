@@ -37,20 +37,22 @@ def printable(text: str) -> str:
 _REFERENCE = re.compile(r"\b\d+-(?:Across|Down)\b")
 
 
-# A run of this many characters with no space gets a break opportunity every BREAK_EVERY of them, in print.
-# WeasyPrint breaks a longer word (overflow-wrap: anywhere) by trying ever shorter pieces of it, which is
-# quadratic: a clue of 2,000 letters in one word took 27 s to print, 4 s with these breaks. Words of
-# text never come near it (the longest English ones are about 30 letters); a URL may.
-LONG_RUN, BREAK_EVERY = 32, 8
-_LONG_RUN = re.compile(r"[^\s\u200b]{%d,}" % LONG_RUN)
+# A run of this many characters with nowhere to break (no space, and none of the marks a URL breaks after)
+# gets a zero-width space between every two of its characters, in print. WeasyPrint breaks a longer word
+# (overflow-wrap: anywhere) by trying ever shorter pieces of it, which is quadratic: a clue of 2,000
+# letters in one word took 27 s to print, 4 s with the breaks. A break anywhere is what the clue columns'
+# plan assumes (svg.wrap), so the printed lines are the planned ones. Words of text never come near it
+# (the longest English ones are about 30 letters), nor do a URL's parts.
+LONG_RUN = 32
+_LONG_RUN = re.compile(r"[^\s\u200b/\-.,;:?&=_|]{%d,}" % LONG_RUN)
 
 
 def breakable(text: str) -> str:
-    """`text` with a zero-width space every BREAK_EVERY characters of any run of LONG_RUN without a space
-    (a Jinja2 filter for the PDF); other text is returned as it is."""
+    """`text` with a zero-width space between the characters of any run of LONG_RUN or more with nowhere
+    to break (a Jinja2 filter for the PDF); other text is returned as it is."""
     if len(text) < LONG_RUN or not _LONG_RUN.search(text):
         return text
-    return _LONG_RUN.sub(lambda m: "\u200b".join(m[0][i : i + BREAK_EVERY] for i in range(0, len(m[0]), BREAK_EVERY)), text)
+    return _LONG_RUN.sub(lambda m: "\u200b".join(m[0]), text)
 
 
 def clue_html(clue: str, breaks: bool = False):
