@@ -986,13 +986,13 @@ def bench_subject(root: Path) -> tuple[str, str]:
     """(slug, text) of the puzzle the watch bench edits: the project's published one with the most answers, or, in an
     archive with none that reads, a generated list of 40 real words (the bench's own, `bench.generated_entries`)."""
     from .errors import CrosswordError
-    from .source import read_puzzle, read_source
+    from .source import load_puzzle, read_source, slug_for
 
     best: tuple[int, str, str] | None = None
-    for path in sorted((Path(root) / "puzzles").glob("*.txt")):
+    for path in puzzle_sources(Path(root) / "puzzles"):
         try:
-            puzzle = read_puzzle(path)
             text = read_source(path)
+            puzzle = load_puzzle(text, path=path, slug=slug_for(path))
         except CrosswordError:
             continue
         if puzzle.meta.draft:  # never built: a watch build would never finish with it
