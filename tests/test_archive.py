@@ -212,6 +212,10 @@ def names(tmp_path_factory):
     ("#food", ["Crème de la Crème"]),  # the tag, not #foodie, nor 'food' anywhere in the text
     ("#foo", ["Crème de la Crème", "Øresund Straße"]),  # while a tag is typed: the tags it begins
     ("2025-03-17", ["Øresund Straße"]),  # the date as ISO writes it
+    ("grids", ["Allotment"]),  # a plural finds its singular ("A small grid for the tests.")
+    ("cremes", ["Crème de la Crème"]),
+    ("smalls", ["Allotment"]),
+    ("gridss", []),  # not any word ending in s
 ])
 def test_the_finder_folds_names_and_knows_tags_and_dates(names, page, query, expected):
     page.goto((names / "index.html").as_uri())

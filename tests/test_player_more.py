@@ -1284,8 +1284,8 @@ def test_a_touch_screen_gets_controls_a_finger_can_hit_and_a_mouse_keeps_compact
         context = browser.new_context(viewport={"width": 412, "height": 839}, is_mobile=touch, has_touch=touch)
         page = context.new_page()
         page.goto((tmp_path / "index.html").as_uri())
-        chips = page.evaluate(TARGETS, [".tags a", ".site-footer a"])
-        assert len(chips) >= 4 and all(h >= smallest for *_, h in chips), chips
+        chips = page.evaluate(TARGETS, [".tags a", ".site-footer a", ".card-title a"])
+        assert len(chips) >= 5 and all(min(w, h) >= smallest for *_, w, h in chips), chips  # "tv 1" was 42 px wide
         links = page.evaluate(TARGETS, [".links > *"])
         width = page.evaluate("document.documentElement.scrollWidth")
         context.close()
@@ -1973,3 +1973,61 @@ def test_offline_the_archive_says_which_puzzles_were_never_kept(browser, tmp_pat
     finally:
         context.close()
         server.shutdown()
+
+
+def test_a_focused_sideways_grid_shows_its_frame_on_every_side_wherever_it_is_scrolled(open_page):
+    """The focus frame was the grid's own outline: in a grid wider than the phone it scrolled away with the
+    grid, so its left and right sides showed only at the grid's two ends. It is the scrolling window's now."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    p = open_page("world-capitals", **PHONE)
+    assert p.page.evaluate("document.querySelector('.player').classList.contains('grid-scrolls')")
+    word = p.layout.across[len(p.layout.across) // 2]
+    p.page.tap(f"#{cell_id(word.cells()[0])}")
+    p.page.evaluate("(() => { const s = document.querySelector('.grid-scroll'); s.scrollLeft = (s.scrollWidth - s.clientWidth) / 2; })()")
+    assert p.page.evaluate("document.querySelector('.grid-scroll').scrollLeft") > 50  # mid-way: neither end in sight
+    box = p.page.evaluate("(() => { const r = document.querySelector('.grid-scroll').getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })()")
+    left, right, top, bottom = box
+    y0, y1 = max(top, 0) + 80, min(bottom, 844) - 20  # under the clue bar, in the window
+    assert y1 - y0 > 100, box
+    shot = Image.open(BytesIO(p.page.screenshot())).convert("RGB")
+    scale = shot.width / 390
+    focus = (0x1F, 0x4E, 0x8C)
+
+    def framed(x: float) -> float:
+        """The share of the column of pixels at x (page pixels) that is the focus colour."""
+        xs = round(x * scale)
+        pixels = [shot.getpixel((xs, round(y * scale))) for y in range(int(y0), int(y1), 4)]
+        return sum(all(abs(a - b) < 30 for a, b in zip(px, focus)) for px in pixels) / len(pixels)
+
+    assert framed(left + 1.5) > 0.95 and framed(right - 1.5) > 0.95
+    # without the focus, no frame
+    p.page.evaluate("document.activeElement.blur()")
+    p.page.wait_for_timeout(50)
+    shot = Image.open(BytesIO(p.page.screenshot())).convert("RGB")
+    assert framed(left + 1.5) < 0.05
+
+
+def test_newer_and_older_keep_their_words_on_a_phone_with_large_text(browser, tmp_path):
+    """On a phone with its text at 150% or 200%, the links at a puzzle's foot were cut to "← N…" and "Old…"."""
+    from site_builder.site import build_site
+    from tests.test_site import make_repo, quiet, small
+
+    root = make_repo(tmp_path, jan=small("January", "2026-01-01"), feb=small("February", "2026-02-01"),
+                     mar=small("March", "2026-03-01"))
+    build_site(root, report=quiet)
+    for width, text in ((375, 24), (375, 32), (320, 32), (390, 16)):
+        context = browser.new_context(viewport={"width": width, "height": 700}, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": text, "fixed": text}})
+        page.goto((root / "public" / "feb" / "index.html").as_uri())
+        links = page.evaluate("""[...document.querySelectorAll('.neighbours a')].map(a => {
+            const r = a.getBoundingClientRect();
+            return [a.innerText.replace(/\\s+/g, ' ').trim(), a.scrollWidth <= a.clientWidth + 1, r.left >= 0, r.right <= innerWidth]; })""")
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        context.close()
+        assert [t.split(":")[0].strip() for t, *_ in links] == ["← Newer", "All puzzles", "Older"], (width, text, links)
+        assert all(whole and inside_left and inside_right for _, whole, inside_left, inside_right in links), (width, text, links)
+        assert wide <= width

@@ -99,9 +99,19 @@
   var allTags = {};
   tagLists.forEach(function (tags) { tags.forEach(function (t) { if (t) allTags[t] = true; }); });
 
+  // a plural finds its singular too ('herbs' finds The Herb Garden, 'cities' a city); the text's own
+  // plural is found anyway ('herb' is in 'herbs')
+  function forms(word) {
+    if (word.length < 4 || !/s$/.test(word) || /ss$/.test(word)) return [word];
+    var f = [word, word.slice(0, -1)];
+    if (/ies$/.test(word)) f.push(word.slice(0, -3) + 'y');
+    else if (/(x|z|ch|sh|ss)es$/.test(word)) f.push(word.slice(0, -2));
+    return f;
+  }
+
   // '#food', as the cards show a tag, is that tag (or, while it is being typed, the tags it begins)
   function matches(i, word) {
-    if (word.charAt(0) !== '#') return haystacks[i].indexOf(word) >= 0;
+    if (word.charAt(0) !== '#') return forms(word).some(function (w) { return haystacks[i].indexOf(w) >= 0; });
     var tag = word.replace(/^#+/, '');
     if (!tag) return true;
     return tagLists[i].some(function (t) { return allTags[tag] ? t === tag : t.indexOf(tag) === 0; });
