@@ -136,6 +136,10 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
                     f"character {what} is not a Latin letter; the grid holds A to Z (accented Latin letters fold to "
                     "them), so spell the answer in Latin letters (the clue may be in any script)"
                 )
+            if not typed[i].isprintable() or unicodedata.category(typed[i]) == "Cf" or typed[i] in _BLANKS:
+                name = unicodedata.name(typed[i], "").lower() or "a control character"
+                raise ValueError(f"an invisible character U+{ord(typed[i]):04X} ({name}) is in the answer "
+                                 "(pasted with it); delete it")
             if ch == "*":  # `Gruyère* | ...`, `**Cheddar | ...`: a star meant to mark the answer required
                 raise ValueError("character '*' cannot be in an answer; one '*' before the answer marks it required "
                                  f"(*{text.replace('*', '').strip()} | clue)")
@@ -619,6 +623,15 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
             isinstance(item, yaml.ScalarNode) for item in value_node.value
         ):
             raw = [item.value for item in value_node.value]  # as written: YAML reads `010` as 8, `1:00` as 60
+            joined = next((item for item in value_node.value if item.style is None
+                           and item.end_mark.line > item.start_mark.line and re.search(r"\s-\s", item.value)), None)
+            if joined is not None:  # `  - a` then `   - b`: YAML reads the deeper item as more of the one above
+                deeper = lines[start + joined.start_mark.line + 1]
+                errors.append(PuzzleError(
+                    path, offset + joined.start_mark.line + 1, "this '- ' line is indented more than the one above it, "
+                    f"so YAML reads the two as one tag ({joined.value!r}); indent every '- ' alike",
+                    col=len(deeper) - len(deeper.lstrip()) + 1))
+                continue
         elif (
             KEYS[key].kind in ("size", "seeds", "seed", "effort")
             and isinstance(value_node, yaml.ScalarNode)
@@ -1017,14 +1030,17 @@ def parse_source(
         if required:
             answer_raw = answer_raw[1:].strip()
         col = answer_part.find(answer_raw) + 1 if answer_raw else lead
-        if not answer_raw:
-            errors.append(PuzzleError(shown, lineno, "the answer is empty; write it before the '|'", col=col))
+        if not visible(answer_raw):
+            hidden = " (it holds only invisible characters, such as a zero-width space)" if answer_raw else ""
+            errors.append(PuzzleError(shown, lineno, f"the answer is empty{hidden}; write it before the '|'", col=col))
             continue
         try:
             norm = normalise_answer(answer_raw)
         except ValueError as exc:
             bad = col + _bad_char_index(answer_raw)
-            errors.append(PuzzleError(shown, lineno, f"bad answer {answer_raw!r}: {exc}", col=bad))
+            why = str(exc)
+            errors.append(PuzzleError(shown, lineno, why if why.startswith("an invisible") else f"bad answer {answer_raw!r}: {why}",
+                                      col=bad))
             continue
         if not norm.letters:
             errors.append(PuzzleError(shown, lineno, f"the answer {answer_raw!r} has no letters; spell it in letters", col=col))

@@ -346,6 +346,16 @@ def test_a_clue_or_title_of_invisible_characters_is_empty(invisible):
     assert err.startswith("p.txt:2:") and "'title' must not be empty" in err
     # an invisible character inside a real clue is kept
     assert load_puzzle(HEAD + "CAT | Pet\u00adlike\nACT | Do\n").entries[0].clue == "Pet\u00adlike"
+    # the answer side too: said empty, not shown as Python's escape ('\\u200b')
+    (err,) = errors_of(HEAD + f"{invisible} | Pet\nACT | Do\n")
+    assert err.startswith("p.txt:5:1:") and "the answer is empty (it holds only invisible characters" in err, err
+
+
+def test_an_invisible_character_inside_an_answer_is_named_where_it_is():
+    (err,) = errors_of(HEAD + "LOG\u200bLADY | Margaret\nACT | Do\n")
+    assert err == "p.txt:5:4: an invisible character U+200B (zero width space) is in the answer (pasted with it); delete it"
+    (err,) = errors_of(HEAD + "CA\x01T | Pet\nACT | Do\n")
+    assert err.startswith("p.txt:5:3: an invisible character U+0001") and "\\x01" not in err
 
 
 def test_text_is_composed_and_front_matter_text_is_one_line():
@@ -480,6 +490,9 @@ def test_a_broken_link_a_utf32_file_and_a_fullwidth_bar_say_what_they_are(tmp_pa
     # a list item indented unlike its neighbours: indentation, not quoting
     ("---\ntitle: T\ndate: 2026-01-01\ntags:\n  - food\n - france\n---\nCAT | Pet\nACT | Deed\n",
      ":6:2: front matter is not valid YAML: expected <block end>, but found '<block sequence start>'; this line is indented unlike"),
+    # one indented more: YAML joins it to the item above ('food - france'), which is no slip of naming
+    ("---\ntitle: T\ndate: 2026-01-01\ntags:\n  - food\n   - france\n---\nCAT | Pet\nACT | Deed\n",
+     ":6:4: this '- ' line is indented more than the one above it, so YAML reads the two as one tag ('food - france'); indent"),
     # a quote opened on the block's last line and never closed: not "text follows the closing quote"
     ('---\ntitle: T\ndate: 2026-01-01\nauthor: "unterminated\n---\nCAT | Pet\nACT | Deed\n',
      ':4:9: front matter is not valid YAML: the quote here is never closed; end the value with the same quote mark (")'),
