@@ -160,6 +160,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
         note = small_squares(puzzle, layout)
         if note:
             print(f"note: {note}", file=sys.stderr)
+        from .lint import check_plain_title, lint_file
+
+        # text the prints cannot draw, as lint says it; a plain list's title too, from its name (東京.txt)
+        glyphs = [d for d in lint_file(path) if d.code == "missing-glyph"]
+        if not puzzle.has_front_matter:
+            glyphs += check_plain_title(str(path), puzzle.meta.title)
+        for d in glyphs:
+            print(d, file=sys.stderr)
     if args.format:
         from .site import with_licence
 

@@ -341,6 +341,16 @@ def check_front_matter(path: str, meta: dict, lines: Sequence[str]) -> list[Diag
     return out
 
 
+def check_plain_title(path: str, title: str) -> list[Diagnostic]:
+    """missing-glyph for a plain list's title, which `generate` takes from the file name (`東京.txt`)."""
+    missing = _missing_glyphs(title, PRINTED_KEYS["title"])
+    if not missing:
+        return []
+    return [Diagnostic(path, None, None, WARNING, f"the title {title!r}, from the file name: "
+                       + _glyph_message(missing) + " (rename the file, or give the list a front matter with a title)",
+                       "missing-glyph")]
+
+
 def _missing_glyphs(text: str, face: str = "serif") -> list[str]:
     """The distinct characters of `text` that a shipped print face cannot draw, in order.
 

@@ -213,11 +213,14 @@ class Layout:
         return tuple(p for p in self.placements if p.entry.fill)
 
     def summary(self) -> str:
-        total = len(self.placements) + len(self.unplaced)
+        fill = len(self.fill_words)  # the dictionary's words (adjacency): placed, but none of the author's answers
+        placed = len(self.placements) - fill
         req_total = self.required_placed + sum(1 for e in self.unplaced if e.required)
         return (
-            f"seed {self.seed}, {self.cols}x{self.rows}: {len(self.placements)} of {total} answers placed "
-            f"({self.required_placed} of {req_total} required), {self.letters} answer letters in "
+            f"seed {self.seed}, {self.cols}x{self.rows}: {placed} of {placed + len(self.unplaced)} answers placed"
+            + (f" ({self.required_placed} of {req_total} required)" if req_total else "")
+            + (f" and {fill} fill word{'' if fill == 1 else 's'}" if fill else "")
+            + f", {self.letters} answer letters in "
             f"{self.letter_cells} cells, {self.crossings} crossing{'' if self.crossings == 1 else 's'} "
             f"({self.checked_percent:.0f}% of cells checked)" + (f"; {self.left_out_note()}" if self.unplaced else "")
         )

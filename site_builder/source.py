@@ -847,7 +847,7 @@ def _fence(line: str) -> bool:
     return bool(re.match(r"(-{3,}|\+{3,})(\s.*)?$", line.rstrip()))
 
 
-def _plain_title(slug: str, path: str | Path | None) -> str:
+def plain_title(slug: str, path: str | Path | None) -> str:
     """A plain list's title, from its file name: `my-list.txt` is "My List", `Crème.txt` "Crème", `東京.txt`
     "東京"; a name of no letters or digits, "Puzzle"."""
     stem = Path(path).stem if path is not None else slug
@@ -1140,7 +1140,7 @@ def load_puzzle(
     parsed = parse_source(text, path=path, require_front_matter=require_front_matter, max_size=max_size, size=size)
     if parsed.errors:
         raise PuzzleErrors(list(parsed.errors))
-    meta_values = parsed.meta or {"title": _plain_title(slug, path), "date": None}
+    meta_values = parsed.meta or {"title": plain_title(slug, path), "date": None}
     meta = PuzzleMeta(**meta_values)
     return Puzzle(slug=slug, meta=meta, entries=parsed.entries, path=Path(path) if path is not None else None,
                   has_front_matter=parsed.front_matter)

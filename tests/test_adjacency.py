@@ -69,6 +69,23 @@ def test_twin_peaks_invariant_and_fill(tp_layout, dic):
     assert layout.fill_words, "twin-peaks should use some fill"
 
 
+def test_the_summary_counts_the_authors_answers_and_the_fill_words_apart(tp_layout):
+    """It said "45 of 45 answers placed" for 39 answers and 6 fill words (and, with answers left out, "79 of
+    115" for 64 of 100)."""
+    from dataclasses import replace
+
+    puzzle, layout = tp_layout
+    fill = len(layout.fill_words)
+    summary = layout.summary()
+    assert f": 39 of 39 answers placed (4 of 4 required) and {fill} fill word{'s' if fill > 1 else ''}, " in summary
+    # one answer out, no stars: the author's count, and no "(0 of 0 required)"
+    out = next(p for p in layout.placements if not p.entry.fill)
+    unstarred = replace(layout, placements=tuple(replace(p, entry=replace(p.entry, required=False))
+                                                  for p in layout.placements if p is not out),
+                        unplaced=(replace(out.entry, required=False),))
+    assert ": 38 of 39 answers placed and " in unstarred.summary() and "required" not in unstarred.summary()
+
+
 def test_deterministic(tp_layout):
     puzzle, layout = tp_layout
     assert adjacency.search(puzzle.entries, PARAMS) == layout

@@ -487,6 +487,19 @@ def test_generate_names_a_file_in_the_way_of_its_out_dir_before_laying_out(tmp_p
     assert "1 crossing (" in r.stderr, r.stderr
 
 
+def test_generate_warns_of_a_title_the_prints_cannot_draw(tmp_path):
+    """A plain list named 東京.txt was titled 東京, printed as two empty boxes, and nothing said so."""
+    f = tmp_path / "東京.txt"
+    f.write_text("TOKYO | Japanese capital\nOSAKA | Kansai city\nKYOTO | Old capital\n", encoding="utf-8")
+    r = run("generate", "--words", str(f), "--out-dir", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    assert "warning: the title '東京', from the file name: the print fonts have no glyph for '東'" in r.stderr, r.stderr
+    g = tmp_path / "tokyo.txt"
+    g.write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    r = run("generate", "--words", str(g), "--out-dir", str(tmp_path / "out"))
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
+
+
 def test_no_fontconfig_warning_where_the_cache_folder_cannot_be_written(tmp_path):
     """A service user with HOME=/nonexistent: fontconfig said 'No writable cache directories' three times
     on every build. The cache goes to a folder of the user's own under the temporary folder instead."""
