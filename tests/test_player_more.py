@@ -2031,3 +2031,20 @@ def test_newer_and_older_keep_their_words_on_a_phone_with_large_text(browser, tm
         assert [t.split(":")[0].strip() for t, *_ in links] == ["← Newer", "All puzzles", "Older"], (width, text, links)
         assert all(whole and inside_left and inside_right for _, whole, inside_left, inside_right in links), (width, text, links)
         assert wide <= width
+
+
+def test_a_sideways_grid_shades_the_edges_it_goes_on_past(open_page):
+    """A grid wider than the phone showed only a cut square at the edge to say there was more of it."""
+    p = open_page("world-capitals", **PHONE)
+    classes = "document.querySelector('.grid-wrap').className.split(' ').filter(c => c.startsWith('more-')).sort().join(' ')"
+    assert p.page.evaluate(classes) == "more-right"
+    p.page.evaluate("(() => { const s = document.querySelector('.grid-scroll'); s.scrollLeft = 120; })()")
+    p.page.wait_for_function(f"{classes} === 'more-left more-right'")
+    p.page.evaluate("(() => { const s = document.querySelector('.grid-scroll'); s.scrollLeft = s.scrollWidth; })()")
+    p.page.wait_for_function(f"{classes} === 'more-left'")
+    # the left shade is drawn (its band 18 px wide), the right one 0
+    shade = p.page.evaluate("getComputedStyle(document.querySelector('.grid-wrap'), '::before').backgroundSize")
+    assert shade.startswith("18px"), shade
+    # a grid that fits has nothing past its edges
+    q = open_page("kitchen-herbs", **PHONE)
+    assert q.page.evaluate(classes) == ""

@@ -453,7 +453,18 @@
   // 24px cells and scrolls sideways (see .grid-scrolls in player.css).
   function fitGrid() {
     player.classList.toggle('grid-scrolls', wrap.clientWidth / data.cols < 20);
+    markEdges();
   }
+
+  // A grid that scrolls sideways shades the edge it goes on past, so a solver sees there is more of it
+  // (a cut square at the edge alone was easy to miss).
+  var scroller = grid.closest('.grid-scroll');
+  function markEdges() {
+    var left = scroller.scrollLeft, room = scroller.scrollWidth - scroller.clientWidth;
+    wrap.classList.toggle('more-left', left > 1);
+    wrap.classList.toggle('more-right', room - left > 1);
+  }
+  scroller.addEventListener('scroll', markEdges, { passive: true });
 
   // A phone's keyboard that lies over the page (iOS Safari; Chrome for Android since 108) shrinks only
   // the visual viewport. scrollIntoView measures against the layout viewport, which goes on under the
