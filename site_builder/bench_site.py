@@ -112,7 +112,14 @@ def bench_renders_all(root: Path = REPO) -> list[tuple[str, dict[str, float]]]:
     return out
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    argparse.ArgumentParser(
+        prog="python -m site_builder.bench_site",
+        description="Time the renders of this project's puzzles, watch mode's clue edit and the site build of 50 "
+        "generated puzzles against WeasyPrint's floor (a few minutes; make bench runs it). No options.",
+    ).parse_args(argv)
     from .watch import bench_subject, bench_watch
 
     print("\nRenders, seconds per file (best of 3)")
