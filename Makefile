@@ -14,9 +14,9 @@ JOBS_FLAG = $(if $(JOBS),--jobs $(JOBS))
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 10
 
-# What the set-up installs from: the project's metadata and the compiled search's source (a wildcard, so
+# What the set-up installs from: the project's metadata, the pinned versions (constraints.txt) and the compiled search's source (a wildcard, so
 # a copy of the project with only some of them, as the benchmarks and tests make, still builds).
-SETUP_SOURCES := $(wildcard pyproject.toml setup.py site_builder/layout/*.c)
+SETUP_SOURCES := $(wildcard pyproject.toml constraints.txt setup.py site_builder/layout/*.c)
 
 # The stamp holds tools/setup-key's hash: a newer pyproject.toml whose change is only a site setting
 # ([tool.crossword]) refreshes the stamp's date and installs nothing.
@@ -25,7 +25,7 @@ $(STAMP): $(SETUP_SOURCES)
 	PYTHON=$(PYTHON) tools/system-deps && \
 	echo "setup  $(VENV): virtual environment, packages and the compiled search" && \
 	{ $(BIN)/python -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv $(VENV); } && \
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test]' && \
+	$(BIN)/python -m pip install -q --disable-pip-version-check $(if $(wildcard constraints.txt),-c constraints.txt) -e '.[test]' && \
 	mkdir -p $(dir $@) && tools/setup-key > $@
 
 # Always run: the build itself knows what is up to date (a puzzle's sources, and its outputs as it left

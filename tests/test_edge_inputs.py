@@ -287,7 +287,7 @@ def test_a_site_setting_edit_reinstalls_nothing(tmp_path):
         pytest.skip("make is not installed")
     copy = tmp_path / "copy"
     (copy / "tools").mkdir(parents=True)
-    for name in ("Makefile", "pyproject.toml", "setup.py", "tools/setup-key"):
+    for name in ("Makefile", "pyproject.toml", "constraints.txt", "setup.py", "tools/setup-key"):
         shutil.copy2(ROOT / name, copy / name)
 
     def key() -> str:
@@ -315,6 +315,10 @@ def test_a_site_setting_edit_reinstalls_nothing(tmp_path):
     before = key()
     settings.write_text(settings.read_text().replace("[project]\n", "[project]\n# a dependency changed\n"))
     assert key() != before  # the install's own metadata does count
+    before = key()
+    pins = copy / "constraints.txt"
+    pins.write_text(re.sub(r"(?m)^(pillow==).*$", r"\g<1>0.0", pins.read_text()))
+    assert key() != before  # and so do the pinned versions
 
 
 def test_a_stray_nul_early_in_a_text_file_is_located_too():
