@@ -261,7 +261,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     if out is not None and out.exists() and not out.is_dir():
         raise OutputError(out, reason="it is a file, not a folder")
-    result = build_site(root, out, jobs=args.jobs, force=args.force)
+    result = build_site(root, out, jobs=args.jobs, force=args.force, report=print)  # the library says nothing itself
     _report_failures(result.failed)
     from .source import unread_sources
 

@@ -143,17 +143,36 @@ def _inside_static(path: Path) -> bool:
     return STATIC in path.parents
 
 
+# the packages adjacency's fill dictionary is made of: another version, other fill words
+WORD_PACKAGES = ("wordfreq", "english-words", "better-profanity")
+
+
 def layout_fingerprint() -> str:
-    return _hash_files(LAYOUT_CODE, REPO)
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "-"
+
+    words = ",".join(f"{name}={installed(name)}" for name in WORD_PACKAGES)
+    return hashlib.sha256(f"{_hash_files(LAYOUT_CODE, REPO)}\0{words}".encode()).hexdigest()
 
 
 def layout_key(puzzle: Puzzle, params: LayoutParams, engine: str) -> str:
-    """What a layout depends on: answers in order with their stars, the parameters, the engine code."""
+    """What a layout depends on: answers in order with their stars, the parameters, the engine code (and
+    the fill dictionary's packages); for `adjacency`, also where a blank or comment line sets entries apart
+    (a block of fill words at the end of the list is one)."""
     h = hashlib.sha256()
     h.update(engine.encode())
     h.update(repr(params).encode())
+    gaps = params.strategy == "adjacency"
+    previous = None
     for e in puzzle.entries:
-        h.update(f"{'*' if e.required else ''}{e.answer}\n".encode())
+        apart = gaps and previous is not None and bool(e.line and previous.line and e.line - previous.line > 1)
+        h.update(f"{'|' if apart else ''}{'*' if e.required else ''}{e.answer}\n".encode())
+        previous = e
     return h.hexdigest()
 
 
@@ -356,11 +375,6 @@ def forget_sources(keep: set[str]) -> None:
         del _SOURCES[name]
 
 
-def _published_sources(puzzles_dir: Path) -> list[Path]:
-    """Every `*.txt` in puzzles/: a folder or broken link of that name is reported by `read_puzzle`, as lint does."""
-    return puzzle_sources(puzzles_dir)
-
-
 def _state_path(cache: Path, slug: str) -> Path:
     return cache / "state" / f"{slug}.key"
 
@@ -528,7 +542,7 @@ def build_site(
     force: bool = False,
     cache: Path | None = None,
     state: Path | None = None,
-    report: Callable[[str], None] = print,
+    report: Callable[[str], None] = lambda line: None,
     quick: bool = False,
     only: set[str] | None = None,
     stop: Callable[[], bool] | None = None,
@@ -565,7 +579,7 @@ def build_site(
 
     infos: dict[str, PuzzleInfo] = {}
     stale: list[tuple[Path, str]] = []
-    sources = _published_sources(root / "puzzles")
+    sources = puzzle_sources(root / "puzzles")
     forget_sources({str(p) for p in sources})
     readable: list[tuple[Path, Puzzle]] = []
     for path in sources:
@@ -1064,14 +1078,18 @@ def _short_diff(lines: list[str]) -> str:
     return "".join(out)
 
 
-def check_site(root: Path, *, jobs: int = 1, report: Callable[[str], None] = print) -> tuple[BuildResult, list[Drift]]:
-    """Build everything into a temporary folder and compare it with root/public, byte for byte."""
+def check_site(root: Path, *, jobs: int = 1, report: Callable[[str], None] = lambda line: None) -> tuple[BuildResult, list[Drift]]:
+    """Build everything into a temporary folder and compare it with root/public, byte for byte.
+
+    As a clean checkout builds it (CI's drift check): every layout is made again, in a cache of its own,
+    not taken from root/.cache, so the check cannot pass on a layout no fresh build would make."""
     import tempfile
 
     root = Path(root)
     with tempfile.TemporaryDirectory(prefix="crossword-check-") as tmp:
         tmp_path = Path(tmp)
-        result = build_site(root, tmp_path / "public", jobs=jobs, force=True, state=tmp_path / "state", report=report)
+        result = build_site(root, tmp_path / "public", jobs=jobs, force=True, state=tmp_path / "state",
+                            cache=tmp_path / "cache", report=report)
         if not result.ok:
             return result, []
         return result, compare_trees(tmp_path / "public", root / "public", root)

@@ -740,3 +740,32 @@ def test_a_clue_of_one_long_word_prints_whole_across_lines():
     assert "\u200b" in html and word not in html
     text = pdf_text(render_pdf(puzzle, layout), 1, 1)
     assert word in re.sub(r"[\s\u200b]", "", text)
+
+
+def test_an_edited_pdf_template_or_stylesheet_reaches_the_next_pdf_in_the_same_process(tmp_path, monkeypatch):
+    """Watch mode renders in one process: pdf.html.j2 and pdf.css were read once, so an edit to either never
+    reached a PDF while it ran (and the build recorded the new files as built)."""
+    from site_builder.layout import layout_puzzle, params_for
+    from site_builder.source import load_puzzle
+
+    templates, static = tmp_path / "templates", tmp_path / "static"
+    shutil.copytree(pdf_module.TEMPLATES, templates)
+    static.mkdir()
+    shutil.copy(pdf_module.CSS_FILE, static / "pdf.css")
+    monkeypatch.setattr(pdf_module, "TEMPLATES", templates)
+    monkeypatch.setattr(pdf_module, "CSS_FILE", static / "pdf.css")
+    pdf_module._engine.cache_clear()
+    try:
+        puzzle = load_puzzle("---\ntitle: Edits\ndate: 2026-01-01\n---\nGARDEN | Plot\nONION | Bulb\nRANGE | Cooker\n")
+        layout = layout_puzzle(puzzle, params_for(puzzle, seed=0))
+        assert "Edited template" not in pdf_text(render_pdf(puzzle, layout))
+        page = templates / "pdf.html.j2"
+        page.write_text(page.read_text().replace("<body>", "<body><p>Edited template</p>", 1))
+        os.utime(page, ns=(time.time_ns() + 10**9,) * 2)  # a later time, as an editor's save gives
+        assert "Edited template" in pdf_text(render_pdf(puzzle, layout))
+        css = static / "pdf.css"
+        css.write_text(css.read_text() + '\nbody::before { content: "Edited stylesheet"; }\n')
+        os.utime(css, ns=(time.time_ns() + 2 * 10**9,) * 2)
+        assert "Edited stylesheet" in pdf_text(render_pdf(puzzle, layout))
+    finally:
+        pdf_module._engine.cache_clear()  # the next test's engine reads the project's own files

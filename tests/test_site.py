@@ -801,3 +801,39 @@ def test_a_build_record_in_bytes_that_are_no_text_makes_its_puzzle_stale_not_a_c
     result = build_site(root, report=quiet)
     assert result.ok and result.built == ["a"]
     assert build_site(root, report=quiet).unchanged == ["a"]
+
+
+def test_the_layout_cache_key_holds_what_the_layout_reads(monkeypatch):
+    """adjacency reads the blank line that sets a block of fill words apart; the key held answers and stars
+    alone, so a layout cached before the line was added came back for the list after it (and `check`, which
+    used the cache, agreed with it, where a clean checkout did not)."""
+    from site_builder.layout import params_for
+    from site_builder.site import WORD_PACKAGES, layout_fingerprint, layout_key
+    from site_builder.source import load_puzzle
+
+    head = "---\ntitle: T\ndate: 2026-01-01\nstrategy: {}\n---\nGARDEN | a\nONION | b\nRANGE | c\n"
+    for strategy, differ in (("adjacency", True), ("optimize", False)):
+        together = load_puzzle(head.format(strategy) + "DEN | d\nGOD | e\n")
+        apart = load_puzzle(head.format(strategy) + "\n# fill words\nDEN | d\nGOD | e\n")
+        keys = {layout_key(p, params_for(p), "engine") for p in (together, apart)}
+        assert len(keys) == (2 if differ else 1), strategy
+    # another version of a package the fill dictionary is made of: another fingerprint, so no cached layout
+    import importlib.metadata
+
+    before = layout_fingerprint()
+    real = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "99.0" if name == "wordfreq" else real(name))
+    assert "wordfreq" in WORD_PACKAGES and layout_fingerprint() != before
+
+
+def test_check_lays_out_afresh_as_a_clean_checkout_would(tmp_path):
+    """check took its layouts from the project's .cache: a layout cached under a key that missed something
+    passed the check on the author's machine and failed CI's on a clean checkout."""
+    root = make_repo(tmp_path, jan=small("January", "2026-01-01"))
+    build_site(root, report=quiet)
+    cache = root / ".cache"
+    assert cache.is_dir()
+    shutil.rmtree(cache)
+    result, drift = check_site(root, report=quiet)
+    assert result.ok and drift == []
+    assert not cache.exists()  # neither read nor written: the check's layouts are its own

@@ -53,11 +53,6 @@ def clue_with_enumeration(p: Placement) -> str:
     return f"{clue_of(p)} ({p.entry.enumeration})"
 
 
-def clue_order(layout: Layout) -> list[Placement]:
-    """Placements by clue number, Across before Down at the same number (the .puz order)."""
-    return sorted(layout.placements, key=lambda p: (p.number, p.direction is Direction.DOWN))
-
-
 def _json_text(data: object) -> str:
     """Indented JSON, a list of plain values on one line (a grid row, a clue's fields).
 

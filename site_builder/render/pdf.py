@@ -121,7 +121,7 @@ class _Engine:
 
         self.weasyprint = weasyprint
         self.font_config = FontConfiguration()
-        self.css = weasyprint.CSS(filename=str(CSS_FILE), font_config=self.font_config)
+        self._css: tuple[tuple[int, int], object] | None = None  # pdf.css parsed, with the (time, size) it had
         self.page_css: dict[str, object] = {}  # by CSS page size, made on first use
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -133,9 +133,23 @@ class _Engine:
         )
         env.filters["clue_html"] = lambda clue: clue_html(clue, breaks=True)
         env.filters["breakable"] = breakable
-        self.template = env.get_template("pdf.html.j2")
+        self.env = env
         self.markup = jinja2.utils.markupsafe.Markup
         self.lock = threading.Lock()
+
+    # Watch mode renders in one process for as long as it runs: an edited template or stylesheet must
+    # reach the next PDF (they were read once, and the build recorded the new files as built).
+    @property
+    def template(self):
+        return self.env.get_template("pdf.html.j2")  # Jinja reloads a template (and what it reaches) that changed
+
+    @property
+    def css(self):
+        st = CSS_FILE.stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+        if self._css is None or self._css[0] != stamp:
+            self._css = (stamp, self.weasyprint.CSS(filename=str(CSS_FILE), font_config=self.font_config))
+        return self._css[1]
 
 
 @lru_cache(maxsize=1)
