@@ -174,6 +174,9 @@ def _event_handler(queue: ChangeQueue, root: Path):
 # ------------------------------------------------------------- live reload
 
 
+CODE_PROBLEM = "code:"  # the problems' key of changed code that does not compile (no puzzle's name has a ':')
+
+
 class ReloadState:
     """The build counter browsers poll, with what each build changed (paths relative to public/)."""
 
@@ -208,7 +211,7 @@ class ReloadState:
             for slug, exc in result.failed:
                 self._problems[slug] = exc.diagnostic()  # as the terminal prints it
             if slugs is not None:
-                for slug in [s for s in self._problems if s and s not in slugs]:
+                for slug in [s for s in self._problems if s and s != CODE_PROBLEM and s not in slugs]:
                     del self._problems[slug]
             return self._next(changed, result.removed, everything)
 
@@ -222,7 +225,7 @@ class ReloadState:
         """Changed Python code that does not compile: pages show it until the fixed code restarts the watcher
         (a new process, a new state); a build of the old code meanwhile does not clear it."""
         with self._cond:
-            self._problems["code:"] = "\n".join(messages)
+            self._problems[CODE_PROBLEM] = "\n".join(messages)
             return self._next(set(), [])
 
     def _next(self, changed: set[str], removed, everything: bool = False) -> int:
@@ -674,13 +677,17 @@ class Watcher:
         done = []
         if built:
             done.append(f"rebuilt {_names(built)}")
+        drafts = {s for r in results for s in r.drafts}
         if removed:
-            drafts = {s for r in results for s in r.drafts}
             gone, kept_off = [s for s in removed if s not in drafts], [s for s in removed if s in drafts]
             if gone:
                 done.append(f"removed {_names(gone)}")
             if kept_off:  # made a draft: its outputs go, the file stays (as `build` says it)
                 done.append(f"removed {_names(kept_off)} (a draft: kept off the site until 'draft: false')")
+        # a draft saved (a new one, or one edited while it stays a draft): nothing of it is built, and it says why
+        saved = {Path(path).stem for _, path in run.changes if Path(path).suffix == ".txt"}
+        if kept := sorted((drafts & saved) - set(removed)):
+            done.append(f"draft {_names(kept)}: kept off the site until 'draft: false'")
         site = {p for r in results for p in r.written if _is_site_page(p, self.out)}
         if site and not built and not removed:
             done.append("updated the index")
@@ -858,6 +865,32 @@ def _sweep_temp_files(folders: list[Path], since: float) -> None:
                 pass
 
 
+def claim_output(root: Path, out: Path):
+    """An exclusive lock on building `out` for as long as this process runs (an open file; the system lets
+    go of it when the process ends, and at a restart's exec). None when another watcher holds it, with
+    that watcher's process number: two watchers of one folder each built every save, twice the work, and
+    wrote the same files. The lock file lives under the project's .cache/, never in the output folder."""
+    import fcntl
+    import hashlib
+
+    folder = root / ".cache" / "watch"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = hashlib.sha256(os.fsencode(os.path.abspath(out))).hexdigest()[:16]
+    handle = open(folder / f"{name}.lock", "a+")  # noqa: SIM115 - held open on purpose, for the process's life
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip()
+        handle.close()
+        return None, holder
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle, None
+
+
 def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path | None = None) -> int:
     """`crossword watch`: returns the exit status (0 after Ctrl-C or SIGTERM)."""
     started = time.time()
@@ -867,6 +900,15 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
               file=sys.stderr)
         return 2
     watcher = Watcher(root, out)
+    try:
+        claim, holder = claim_output(root, watcher.out)
+    except OSError:  # a .cache that cannot be written: no lock, as before there was one
+        claim, holder = True, None
+    if claim is None:
+        print(f"error: another watcher (process {holder or 'unknown'}) is building {watcher.out} already: every save "
+              "would be built twice; use that one, or stop it (Ctrl-C in its terminal) and start this one again",
+              file=sys.stderr)
+        return 2
     make_folder(watcher.out)
     state = ReloadState(watcher.out)
     watcher.on_build = lambda stage, result: state.bump(result, {Path(name).stem for name in watcher.known})
@@ -975,7 +1017,10 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
         if out is not None:
             args += ["--out", str(out)]
         os.execv(sys.executable, args)
-    print("stopped", flush=True)
+    # stopped between a save's page and its PNG and PDF: say so, or `check` finds them stale unannounced
+    owed = " before the PNG and PDF of the last save were rendered: make site (or the next watch) renders them" \
+        if watcher.full_owed else ""
+    print(f"stopped{owed}", flush=True)
     return 0
 
 

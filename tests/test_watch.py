@@ -325,8 +325,13 @@ def test_signal_stops_cleanly(tmp_path, sig):
     rc = w.stop(sig)
     assert rc == 0, w.log()
     assert "Traceback" not in "\n".join(w.err), w.log()
-    assert w.out[-1] == "stopped"
+    owed = "stopped before the PNG and PDF of the last save were rendered: make site (or the next watch) renders them"
+    assert w.out[-1] in ("stopped", owed), w.log()
     assert list(root.rglob("*.tmp")) == [], "temporary files left behind"
+    # what it said is so: stopped before them, the next build renders the puzzle; else it is up to date
+    from site_builder.site import build_site
+
+    assert build_site(root).built == (["a"] if w.out[-1] == owed else [])
 
 
 def test_a_second_sigterm_while_stopping_still_ends_cleanly(tmp_path):
@@ -466,6 +471,11 @@ def test_a_puzzle_made_a_draft_is_said_to_be_kept_off_the_site(tmp_path):
     run = Rebuild([("changed", "puzzles/wip.txt")], quick=BuildResult(removed=["wip"], drafts=["wip"]))
     line = w.describe(run)
     assert "removed wip (a draft: kept off the site until 'draft: false')" in line, line
+    # a new draft (or one saved again): it was "no output changed", where build names it
+    run = Rebuild([("added", "puzzles/idea.txt")], quick=BuildResult(drafts=["idea", "wip"]))
+    line = w.describe(run)
+    assert "draft idea: kept off the site until 'draft: false'" in line and "wip" not in line, line
+    assert "no output changed" not in line, line
 
 
 def test_the_pages_errors_follow_the_builds(tmp_path):
@@ -563,3 +573,33 @@ def test_a_syntax_error_in_the_code_stays_in_the_panel_through_builds_of_the_old
     state.bump(BuildResult(built=["a"]))
     said = "\n".join(state.problems())
     assert "lint.py:3:" in said and "cli.py:9:" in said
+    # as the watcher calls it, with the puzzles that have a source: the code's error is no deleted puzzle's
+    state.bump(BuildResult(built=["a"]), slugs={"a"})
+    said = "\n".join(state.problems())
+    assert "lint.py:3:" in said and "cli.py:9:" in said
+
+
+def test_a_second_watcher_of_the_same_folder_is_refused(tmp_path):
+    """Two watchers of one project each built every save (twice the work, the same files written twice)."""
+    from site_builder.watch import claim_output
+
+    (tmp_path / "puzzles").mkdir()
+    (tmp_path / "puzzles" / "a.txt").write_text("---\ntitle: A\ndate: 2026-01-01\n---\nHELLO | Hi\nWORLD | Earth\n")
+    held, _ = claim_output(tmp_path, tmp_path / "public")
+    assert held is not None
+    try:
+        r = subprocess.run([sys.executable, "-m", "site_builder", "watch", "--root", str(tmp_path), "--port", "8799"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert f"another watcher (process {os.getpid()}) is building {tmp_path / 'public'} already" in r.stderr, r.stderr
+        assert not (tmp_path / "public").exists()  # nothing built by the one refused
+        # another output folder is another watcher's to build
+        other, _ = claim_output(tmp_path, tmp_path / "elsewhere")
+        assert other is not None
+        other.close()
+    finally:
+        held.close()
+    again, _ = claim_output(tmp_path, tmp_path / "public")  # let go: the next watcher may build
+    assert again is not None
+    again.close()
+    assert not any(p.name.endswith(".lock") for p in tmp_path.rglob("*") if "public" in p.parts)
