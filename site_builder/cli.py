@@ -357,7 +357,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     elif stale:
         fix = f"run `make site`, delete the {stale} file(s) the build does not make (git rm), and commit public/"
     else:
-        fix = "run `make site` and commit public/"
+        fix = ("run `make site` and commit public/ (if it finds nothing to do, `crossword build --force`: check lays "
+               "every puzzle out afresh, and the build may have taken a layout from .cache/ that no longer comes out)")
     print(f"error: {len(drifts)} file(s) in public/ differ from what the code builds; {fix}", file=sys.stderr)
     return 1
 
@@ -413,7 +414,7 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--root", default=".", help="project folder holding puzzles/ and pyproject.toml (default .)")
     build.add_argument("--out", metavar="DIR", help="output folder (default ROOT/public)")
     build.add_argument("--jobs", "-j", type=_positive, default=cores(), help=f"puzzles to build at once (default: the cores this process may use, {cores()} here)")
-    build.add_argument("--force", action="store_true", help="rebuild every puzzle, even the unchanged ones")
+    build.add_argument("--force", action="store_true", help="rebuild every puzzle, even the unchanged ones, laying each out afresh (not from .cache/)")
     build.add_argument("--quiet", "-q", action="store_true", help="say nothing when everything is up to date")
     build.set_defaults(func=cmd_build)
 

@@ -29,6 +29,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -148,6 +149,12 @@ WORD_PACKAGES = ("wordfreq", "english-words", "better-profanity")
 
 
 def layout_fingerprint() -> str:
+    return hashlib.sha256(f"{_hash_files(LAYOUT_CODE, REPO)}\0{_word_packages()}".encode()).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _word_packages() -> str:
+    """The installed versions of WORD_PACKAGES (once a process: the lookups take some 35 ms)."""
     from importlib.metadata import PackageNotFoundError, version
 
     def installed(name: str) -> str:
@@ -156,8 +163,7 @@ def layout_fingerprint() -> str:
         except PackageNotFoundError:
             return "-"
 
-    words = ",".join(f"{name}={installed(name)}" for name in WORD_PACKAGES)
-    return hashlib.sha256(f"{_hash_files(LAYOUT_CODE, REPO)}\0{words}".encode()).hexdigest()
+    return ",".join(f"{name}={installed(name)}" for name in WORD_PACKAGES)
 
 
 def layout_key(puzzle: Puzzle, params: LayoutParams, engine: str) -> str:
@@ -597,6 +603,9 @@ def build_site(
     # the links between pages as the puzzles read now stand: a stale puzzle is built with them, and
     # `_relink` mends any page whose links the build's outcome changes (see there)
     links = neighbours_of(puzzle for _, puzzle in readable)
+    if force and cache is not None:  # every puzzle laid out afresh too: a cached layout no fresh build makes goes
+        for _, puzzle in readable:
+            (cache / "layouts" / f"{layout_key(puzzle, params_for(puzzle), engine)}.json").unlink(missing_ok=True)
     sources: dict[str, str] = {}  # the source key of each puzzle read
     linked: dict[str, PageInputs] = {}  # what each page shows alone, where the build's record knows it
     for path, puzzle in readable:

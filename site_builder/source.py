@@ -127,6 +127,10 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
             current = 0
         else:
             shown = repr(typed[i]) if typed[i].upper() == ch else f"{typed[i]!r} (read as {ch!r})"
+            if not typed[i].isprintable() or unicodedata.category(typed[i]) == "Cf" or typed[i] in _BLANKS:
+                name = unicodedata.name(typed[i], "").lower() or "a control character"
+                raise ValueError(f"an invisible character U+{ord(typed[i]):04X} ({name}) is in the answer "
+                                 "(pasted with it); delete it")
             if unicodedata.category(ch).startswith("L"):  # a letter the grid cannot hold
                 name = unicodedata.name(typed[i], "").lower()
                 what = f"{shown}{f' ({name})' if name else ''}"
@@ -136,10 +140,6 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
                     f"character {what} is not a Latin letter; the grid holds A to Z (accented Latin letters fold to "
                     "them), so spell the answer in Latin letters (the clue may be in any script)"
                 )
-            if not typed[i].isprintable() or unicodedata.category(typed[i]) == "Cf" or typed[i] in _BLANKS:
-                name = unicodedata.name(typed[i], "").lower() or "a control character"
-                raise ValueError(f"an invisible character U+{ord(typed[i]):04X} ({name}) is in the answer "
-                                 "(pasted with it); delete it")
             if ch == "*":  # `Gruyère* | ...`, `**Cheddar | ...`: a star meant to mark the answer required
                 raise ValueError("character '*' cannot be in an answer; one '*' before the answer marks it required "
                                  f"(*{text.replace('*', '').strip()} | clue)")
@@ -623,14 +623,16 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
             isinstance(item, yaml.ScalarNode) for item in value_node.value
         ):
             raw = [item.value for item in value_node.value]  # as written: YAML reads `010` as 8, `1:00` as 60
-            joined = next((item for item in value_node.value if item.style is None
-                           and item.end_mark.line > item.start_mark.line and re.search(r"\s-\s", item.value)), None)
-            if joined is not None:  # `  - a` then `   - b`: YAML reads the deeper item as more of the one above
-                deeper = lines[start + joined.start_mark.line + 1]
+            deeper = next(((item, n) for item in value_node.value if item.style is None
+                           for n in range(item.start_mark.line + 1, item.end_mark.line + 1)
+                           if re.match(r"\s*-\s", lines[start + n])), None)
+            if deeper is not None:  # `  - a` then `   - b`: YAML reads the deeper item as more of the one above
+                item, n = deeper
+                line = lines[start + n]
                 errors.append(PuzzleError(
-                    path, offset + joined.start_mark.line + 1, "this '- ' line is indented more than the one above it, "
-                    f"so YAML reads the two as one tag ({joined.value!r}); indent every '- ' alike",
-                    col=len(deeper) - len(deeper.lstrip()) + 1))
+                    path, offset + n, "this '- ' line is indented more than the one above it, so YAML reads them "
+                    f"as one tag ({' '.join(item.value.split())!r}); indent every '- ' alike",
+                    col=len(line) - len(line.lstrip()) + 1))
                 continue
         elif (
             KEYS[key].kind in ("size", "seeds", "seed", "effort")

@@ -875,7 +875,7 @@ def claim_output(root: Path, out: Path):
 
     folder = root / ".cache" / "watch"
     folder.mkdir(parents=True, exist_ok=True)
-    name = hashlib.sha256(os.fsencode(os.path.abspath(out))).hexdigest()[:16]
+    name = hashlib.sha256(os.fsencode(os.path.realpath(out))).hexdigest()[:16]  # one name through any link
     handle = open(folder / f"{name}.lock", "a+")  # noqa: SIM115 - held open on purpose, for the process's life
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -1017,8 +1017,8 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
         if out is not None:
             args += ["--out", str(out)]
         os.execv(sys.executable, args)
-    # stopped between a save's page and its PNG and PDF: say so, or `check` finds them stale unannounced
-    owed = " before the PNG and PDF of the last save were rendered: make site (or the next watch) renders them" \
+    # stopped between a build's pages and their PNG and PDF: say so, or `check` finds them stale unannounced
+    owed = " before every PNG and PDF was rendered: make site (or the next watch) renders the rest" \
         if watcher.full_owed else ""
     print(f"stopped{owed}", flush=True)
     return 0

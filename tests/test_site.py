@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -820,10 +821,18 @@ def test_the_layout_cache_key_holds_what_the_layout_reads(monkeypatch):
     # another version of a package the fill dictionary is made of: another fingerprint, so no cached layout
     import importlib.metadata
 
+    from site_builder.site import _word_packages
+
     before = layout_fingerprint()
     real = importlib.metadata.version
     monkeypatch.setattr(importlib.metadata, "version", lambda name: "99.0" if name == "wordfreq" else real(name))
-    assert "wordfreq" in WORD_PACKAGES and layout_fingerprint() != before
+    _word_packages.cache_clear()  # read once a process: this one "upgraded" since
+    try:
+        assert "wordfreq" in WORD_PACKAGES and layout_fingerprint() != before
+    finally:
+        monkeypatch.undo()
+        _word_packages.cache_clear()
+    assert layout_fingerprint() == before
 
 
 def test_check_lays_out_afresh_as_a_clean_checkout_would(tmp_path):
@@ -837,3 +846,18 @@ def test_check_lays_out_afresh_as_a_clean_checkout_would(tmp_path):
     result, drift = check_site(root, report=quiet)
     assert result.ok and drift == []
     assert not cache.exists()  # neither read nor written: the check's layouts are its own
+    # a cached layout no fresh build makes (planted here; a key that missed something made them): the check
+    # finds the drift the build cannot see, and build --force, which lays out afresh, mends it
+    build_site(root, report=quiet)
+    (entry,) = (cache / "layouts").glob("*.json")
+    data = json.loads(entry.read_text())
+    data["seed"] += 7
+    entry.write_text(json.dumps(data))
+    build_site(root, force=True, report=quiet)
+    assert check_site(root, report=quiet)[1] == []
+    entry.write_text(json.dumps(data))
+    assert build_site(root, report=quiet).built == []  # up to date, by its record
+    assert build_site(root, state=tmp_path / "other-state", report=quiet).built == ["jan"]  # with the planted layout
+    assert [d.path for d in check_site(root, report=quiet)[1]] == ["jan/jan.json"]
+    build_site(root, force=True, report=quiet)
+    assert check_site(root, report=quiet)[1] == []

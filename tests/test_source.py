@@ -356,6 +356,9 @@ def test_an_invisible_character_inside_an_answer_is_named_where_it_is():
     assert err == "p.txt:5:4: an invisible character U+200B (zero width space) is in the answer (pasted with it); delete it"
     (err,) = errors_of(HEAD + "CA\x01T | Pet\nACT | Do\n")
     assert err.startswith("p.txt:5:3: an invisible character U+0001") and "\\x01" not in err
+    # a Hangul filler is a letter to Unicode, but shows nothing: named as invisible too, not as a letter
+    (err,) = errors_of(HEAD + "CA\u3164T | Pet\nACT | Do\n")
+    assert err == "p.txt:5:3: an invisible character U+3164 (hangul filler) is in the answer (pasted with it); delete it", err
 
 
 def test_text_is_composed_and_front_matter_text_is_one_line():
@@ -492,7 +495,13 @@ def test_a_broken_link_a_utf32_file_and_a_fullwidth_bar_say_what_they_are(tmp_pa
      ":6:2: front matter is not valid YAML: expected <block end>, but found '<block sequence start>'; this line is indented unlike"),
     # one indented more: YAML joins it to the item above ('food - france'), which is no slip of naming
     ("---\ntitle: T\ndate: 2026-01-01\ntags:\n  - food\n   - france\n---\nCAT | Pet\nACT | Deed\n",
-     ":6:4: this '- ' line is indented more than the one above it, so YAML reads the two as one tag ('food - france'); indent"),
+     ":6:4: this '- ' line is indented more than the one above it, so YAML reads them as one tag ('food - france'); indent"),
+    # a blank line between them: the '- ' line is named, not the blank one
+    ("---\ntitle: T\ndate: 2026-01-01\ntags:\n  - food\n\n   - france\n---\nCAT | Pet\nACT | Deed\n",
+     ":7:4: this '- ' line is indented more than the one above it, so YAML reads them as one tag ('food - france'); indent"),
+    # a tag wrapped onto a second line, with a hyphen in it: no list item there, the tag's own error
+    ("---\ntitle: T\ndate: 2026-01-01\ntags:\n  - food and\n    drink - wine\n---\nCAT | Pet\nACT | Deed\n",
+     ":5:3: tag 'food and drink - wine' (say food-and-drink-wine) must be"),
     # a quote opened on the block's last line and never closed: not "text follows the closing quote"
     ('---\ntitle: T\ndate: 2026-01-01\nauthor: "unterminated\n---\nCAT | Pet\nACT | Deed\n',
      ':4:9: front matter is not valid YAML: the quote here is never closed; end the value with the same quote mark (")'),

@@ -325,7 +325,7 @@ def test_signal_stops_cleanly(tmp_path, sig):
     rc = w.stop(sig)
     assert rc == 0, w.log()
     assert "Traceback" not in "\n".join(w.err), w.log()
-    owed = "stopped before the PNG and PDF of the last save were rendered: make site (or the next watch) renders them"
+    owed = "stopped before every PNG and PDF was rendered: make site (or the next watch) renders the rest"
     assert w.out[-1] in ("stopped", owed), w.log()
     assert list(root.rglob("*.tmp")) == [], "temporary files left behind"
     # what it said is so: stopped before them, the next build renders the puzzle; else it is up to date
