@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Sequence
 from .config import SiteConfig, load_config
 from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, PuzzleError, TemplateError, unexpected
 from .layout import layout_puzzle, params_for, with_references
-from .layout.adjacency import fill_clue_hint
+from .layout.adjacency import fill_clue_hint, set_apart
 from .layout.result import number_placements
 from .model import Direction, Entry, Layout, LayoutParams, Placement, Puzzle
 from .source import is_ignored, load_puzzle, puzzle_sources, read_source, slug_for
@@ -176,7 +176,7 @@ def layout_key(puzzle: Puzzle, params: LayoutParams, engine: str) -> str:
     gaps = params.strategy == "adjacency"
     previous = None
     for e in puzzle.entries:
-        apart = gaps and previous is not None and bool(e.line and previous.line and e.line - previous.line > 1)
+        apart = gaps and previous is not None and set_apart(previous, e)
         h.update(f"{'|' if apart else ''}{'*' if e.required else ''}{e.answer}\n".encode())
         previous = e
     return h.hexdigest()

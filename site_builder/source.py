@@ -93,6 +93,10 @@ class NormalisedAnswer:
     enumeration: str
 
 
+class InvisibleCharacter(ValueError):
+    """A character that shows nothing (a zero-width space, a control character) in an answer."""
+
+
 def normalise_answer(raw: str) -> NormalisedAnswer:
     """Fold case and accents; return grid letters, display form and enumeration.
 
@@ -129,8 +133,8 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
             shown = repr(typed[i]) if typed[i].upper() == ch else f"{typed[i]!r} (read as {ch!r})"
             if not typed[i].isprintable() or unicodedata.category(typed[i]) == "Cf" or typed[i] in _BLANKS:
                 name = unicodedata.name(typed[i], "").lower() or "a control character"
-                raise ValueError(f"an invisible character U+{ord(typed[i]):04X} ({name}) is in the answer "
-                                 "(pasted with it); delete it")
+                raise InvisibleCharacter(f"an invisible character U+{ord(typed[i]):04X} ({name}) is in the answer "
+                                         "(pasted with it); delete it")
             if unicodedata.category(ch).startswith("L"):  # a letter the grid cannot hold
                 name = unicodedata.name(typed[i], "").lower()
                 what = f"{shown}{f' ({name})' if name else ''}"
@@ -849,7 +853,7 @@ def _fence(line: str) -> bool:
     return bool(re.match(r"(-{3,}|\+{3,})(\s.*)?$", line.rstrip()))
 
 
-def plain_title(slug: str, path: str | Path | None) -> str:
+def _plain_title(slug: str, path: str | Path | None) -> str:
     """A plain list's title, from its file name: `my-list.txt` is "My List", `Crème.txt` "Crème", `東京.txt`
     "東京"; a name of no letters or digits, "Puzzle"."""
     stem = Path(path).stem if path is not None else slug
@@ -1040,9 +1044,8 @@ def parse_source(
             norm = normalise_answer(answer_raw)
         except ValueError as exc:
             bad = col + _bad_char_index(answer_raw)
-            why = str(exc)
-            errors.append(PuzzleError(shown, lineno, why if why.startswith("an invisible") else f"bad answer {answer_raw!r}: {why}",
-                                      col=bad))
+            why = str(exc) if isinstance(exc, InvisibleCharacter) else f"bad answer {answer_raw!r}: {exc}"
+            errors.append(PuzzleError(shown, lineno, why, col=bad))
             continue
         if not norm.letters:
             errors.append(PuzzleError(shown, lineno, f"the answer {answer_raw!r} has no letters; spell it in letters", col=col))
@@ -1142,7 +1145,7 @@ def load_puzzle(
     parsed = parse_source(text, path=path, require_front_matter=require_front_matter, max_size=max_size, size=size)
     if parsed.errors:
         raise PuzzleErrors(list(parsed.errors))
-    meta_values = parsed.meta or {"title": plain_title(slug, path), "date": None}
+    meta_values = parsed.meta or {"title": _plain_title(slug, path), "date": None}
     meta = PuzzleMeta(**meta_values)
     return Puzzle(slug=slug, meta=meta, entries=parsed.entries, path=Path(path) if path is not None else None,
                   has_front_matter=parsed.front_matter)

@@ -174,9 +174,6 @@ def _event_handler(queue: ChangeQueue, root: Path):
 # ------------------------------------------------------------- live reload
 
 
-CODE_PROBLEM = "code:"  # the problems' key of changed code that does not compile (no puzzle's name has a ':')
-
-
 class ReloadState:
     """The build counter browsers poll, with what each build changed (paths relative to public/)."""
 
@@ -192,6 +189,8 @@ class ReloadState:
         # what is failing now, shown on every open page until fixed: puzzle slug (or "" for the
         # settings, a template or a crash) -> the error as the terminal prints it
         self._problems: dict[str, str] = {}
+        # changed code that does not compile: until the fixed code restarts the process, whatever builds
+        self._code_problem: str | None = None
 
     def bump(self, result: BuildResult, slugs: set[str] | None = None) -> int:
         """A build finished: wake the pages waiting. `slugs` (the puzzles with a source file) drops
@@ -211,7 +210,7 @@ class ReloadState:
             for slug, exc in result.failed:
                 self._problems[slug] = exc.diagnostic()  # as the terminal prints it
             if slugs is not None:
-                for slug in [s for s in self._problems if s and s != CODE_PROBLEM and s not in slugs]:
+                for slug in [s for s in self._problems if s and s not in slugs]:
                     del self._problems[slug]
             return self._next(changed, result.removed, everything)
 
@@ -225,7 +224,7 @@ class ReloadState:
         """Changed Python code that does not compile: pages show it until the fixed code restarts the watcher
         (a new process, a new state); a build of the old code meanwhile does not clear it."""
         with self._cond:
-            self._problems[CODE_PROBLEM] = "\n".join(messages)
+            self._code_problem = "\n".join(messages)
             return self._next(set(), [])
 
     def _next(self, changed: set[str], removed, everything: bool = False) -> int:
@@ -237,7 +236,8 @@ class ReloadState:
     def problems(self) -> list[str]:
         """The errors now, each once (a template that does not parse fails every puzzle alike)."""
         with self._cond:
-            return list(dict.fromkeys(self._problems[k] for k in sorted(self._problems)))
+            found = [self._problems[k] for k in sorted(self._problems)]
+            return list(dict.fromkeys(found + ([self._code_problem] if self._code_problem else [])))
 
     def close(self) -> None:
         with self._cond:

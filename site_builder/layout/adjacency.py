@@ -471,6 +471,11 @@ def ranked_layouts(entries: Sequence[Entry], params: LayoutParams, weights=None)
     return [t[2] for t in found]
 
 
+def set_apart(before: Entry, entry: Entry) -> bool:
+    """Whether a blank or comment line stands between two entries of the list (as before a block of fill words)."""
+    return bool(entry.line and before.line and entry.line - before.line > 1)
+
+
 def _fill_block(entries: Sequence[Entry], dic) -> int:
     """Size of the trailing block set off by a blank or comment line, if every entry could be fill."""
     n = 0
@@ -479,7 +484,7 @@ def _fill_block(entries: Sequence[Entry], dic) -> int:
         if e.required or not (FILL_LENGTHS.start <= len(e.answer) < FILL_LENGTHS.stop) or e.answer not in dic:
             return 0
         n += 1
-        if e.line and entries[k - 1].line and e.line - entries[k - 1].line > 1:
+        if set_apart(entries[k - 1], e):
             return n
     return 0
 
