@@ -1,0 +1,123 @@
+"""An accessibility audit of every kind of page the site publishes, by axe-core in Chromium.
+
+axe-core (Deque's rules engine, shipped in the axe-playwright-python package) checks the
+rendered page: names for every control, contrast of text against what is behind it, landmarks,
+headings, ARIA roles and states, duplicate ids. It runs on the index, a puzzle page, a tag page
+and the 404 page, light and dark, on a desktop and a phone, and on the player in the states a
+solver puts it in (letters typed, a menu open, wrong letters marked, paused, solved), since those
+show controls and states the fresh page does not. Every rule axe runs by default must pass:
+WCAG 2.0-2.2 A and AA and its best practices.
+
+What axe cannot judge it leaves "incomplete", not failed: the contrast of a one-letter text (the
+grid's letters) or of text over a layered background (the pause cover). Those colours are
+measured in tests/test_player_more.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from site_builder.site import build_site
+
+from .conftest import SAMPLES, SETTINGS
+from .test_player import CHROMIUM, SMALL
+from .test_player import browser  # noqa: F401  (the fixture: Debian's Chromium, one per module)
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)"
+)
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+LOOKS = [
+    pytest.param(DESKTOP, "light", id="desktop-light"),
+    pytest.param(DESKTOP, "dark", id="desktop-dark"),
+    pytest.param(PHONE, "light", id="phone-light"),
+    pytest.param(PHONE, "dark", id="phone-dark"),
+]
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory):
+    root = tmp_path_factory.mktemp("a11y")
+    (root / "puzzles").mkdir()
+    shutil.copy(SETTINGS, root / "pyproject.toml")
+    (root / "puzzles" / "allotment.txt").write_text(SMALL, encoding="utf-8")
+    shutil.copy(SAMPLES / "kitchen-herbs.txt", root / "puzzles" / "kitchen-herbs.txt")
+    result = build_site(root, report=lambda line: None)
+    assert result.ok and len(result.built) == 2
+    return root / "public"
+
+
+def audit(page) -> list[str]:
+    """axe's violations on the page as it is now, one line per rule, naming the first elements."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+        + (f" and {len(v['nodes']) - 3} more" if len(v["nodes"]) > 3 else "")
+        for v in found
+    ]
+
+
+def opened(browser, url: str, viewport: dict, scheme: str):
+    phone = viewport is PHONE
+    context = browser.new_context(viewport=viewport, color_scheme=scheme, has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    page.goto(url)
+    return context, page
+
+
+@pytest.mark.parametrize("viewport,scheme", LOOKS)
+def test_every_kind_of_page_passes_the_audit(archive, browser, viewport, scheme):
+    pages = {
+        "index": archive / "index.html",
+        "puzzle": archive / "kitchen-herbs" / "index.html",
+        "tag": next((archive / "tags").glob("*.html")),
+        "404": archive / "404.html",
+    }
+    problems = {}
+    for name, path in pages.items():
+        context, page = opened(browser, path.as_uri(), viewport, scheme)
+        try:
+            found = audit(page)
+        finally:
+            context.close()
+        if found:
+            problems[name] = found
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("viewport,scheme", [LOOKS[1], LOOKS[2]])
+def test_the_player_passes_the_audit_in_every_state(archive, browser, viewport, scheme):
+    context, page = opened(browser, (archive / "allotment" / "index.html").as_uri(), viewport, scheme)
+    page.on("dialog", lambda d: d.accept())  # "Reveal the whole puzzle?"
+    problems = {}
+
+    def check(state: str) -> None:
+        found = audit(page)
+        if found:
+            problems[state] = found
+
+    try:
+        page.click(".clue-list li")  # the first clue: its word selected, the cursor in the grid
+        page.keyboard.type("ZQX")  # letters that are wrong in any answer
+        check("letters typed")
+        page.click("summary:has-text('Check')")
+        check("menu open")
+        page.click("[data-action=check-puzzle]")
+        assert page.locator(".cell.wrong").count() == 3, "the audit must see the wrong marks' colours"
+        check("wrong letters marked")
+        page.click("[data-action=pause]")
+        check("paused")
+        page.click("[data-action=resume]")
+        page.click("summary:has-text('Reveal')")
+        page.click("[data-action=reveal-puzzle]")
+        assert page.locator(".cell.revealed").count() > 0
+        check("revealed")
+    finally:
+        context.close()
+    assert not problems, problems
