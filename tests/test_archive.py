@@ -200,6 +200,9 @@ def names(tmp_path_factory):
         .replace("[food]", "[foodie]"), encoding="utf-8")
     (root / "puzzles" / "creme.txt").write_text(OTHER.format(date="2025-04-01"), encoding="utf-8")
     (root / "puzzles" / "allotment.txt").write_text(SMALL, encoding="utf-8")
+    (root / "puzzles" / "tokyo.txt").write_text(
+        OTHER.format(date="2025-05-05").replace("Crème de la Crème", "東京の地図").replace("[food]", "[travel]"),
+        encoding="utf-8")
     assert build_site(root, report=lambda line: None).ok
     return root / "public"
 
@@ -216,6 +219,12 @@ def names(tmp_path_factory):
     ("cremes", ["Crème de la Crème"]),
     ("smalls", ["Allotment"]),
     ("gridss", []),  # not any word ending in s
+    ("lot", []),  # a word is found where a word begins: not in Allotment
+    ("allot", ["Allotment"]),
+    ("resund", []),
+    ("setter", ["Allotment"]),  # the author, Test Setter
+    ("地図", ["東京の地図"]),  # Japanese writes no spaces between words: found anywhere
+    ("-", ["Allotment", "Crème de la Crème", "Øresund Straße", "東京の地図"]),  # punctuation alone narrows nothing
 ])
 def test_the_finder_folds_names_and_knows_tags_and_dates(names, page, query, expected):
     page.goto((names / "index.html").as_uri())

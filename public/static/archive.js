@@ -94,7 +94,14 @@
     return s.replace(/['\u2018\u2019\u02bc`]/g, '');
   }
 
-  var haystacks = cards.map(function (card) { return fold(card.getAttribute('data-find') || ''); });
+  // A word is found where a word of the card begins ('art' finds Art Deco, not Martin; 'herb' finds
+  // herbs): the card's text and the query word both go to their letters and digits, one space between
+  // runs, so '2025-03-17' is found as the date is written. Han, kana and Thai write no spaces between
+  // words: a query in them is found anywhere.
+  var NOT_WORD = /[^\p{L}\p{N}]+/gu;
+  var UNSPACED = /[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+  function words(text) { return ' ' + text.replace(NOT_WORD, ' ').trim(); }
+  var haystacks = cards.map(function (card) { return words(fold(card.getAttribute('data-find') || '')); });
   var tagLists = cards.map(function (card) { return (card.getAttribute('data-tags') || '').split(' '); });
   var allTags = {};
   tagLists.forEach(function (tags) { tags.forEach(function (t) { if (t) allTags[t] = true; }); });
@@ -111,7 +118,13 @@
 
   // '#food', as the cards show a tag, is that tag (or, while it is being typed, the tags it begins)
   function matches(i, word) {
-    if (word.charAt(0) !== '#') return forms(word).some(function (w) { return haystacks[i].indexOf(w) >= 0; });
+    if (word.charAt(0) !== '#') {
+      return forms(word).some(function (w) {
+        var found = words(w);
+        if (found === ' ') return true;  // a word of punctuation alone ('-') narrows nothing
+        return haystacks[i].indexOf(UNSPACED.test(w) ? found.slice(1) : found) >= 0;
+      });
+    }
     var tag = word.replace(/^#+/, '');
     if (!tag) return true;
     return tagLists[i].some(function (t) { return allTags[tag] ? t === tag : t.indexOf(tag) === 0; });
