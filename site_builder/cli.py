@@ -324,11 +324,49 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_progress(total: int, stream=None):
+    """A report for check_site that counts the puzzles built on one line of a terminal (and its clearing).
+
+    check lays every puzzle out again, minutes on a big archive: without this, a terminal shows nothing
+    until the verdict. A log (not a terminal) gets nothing, so CI's output stays the verdict alone.
+    """
+    stream = stream or sys.stderr
+    if not stream.isatty():
+        return (lambda line: None), (lambda: None)
+    done = 0
+
+    def report(line: str) -> None:
+        nonlocal done
+        if line.startswith(("build ", "fail ")):
+            done += 1
+            of = f" of {total}" if total >= done else ""
+            stream.write(f"\rcheck: {done}{of} puzzle{'' if max(total, done) == 1 else 's'} built afresh")
+            stream.flush()
+
+    def end() -> None:
+        if done:
+            stream.write("\r\033[K")  # the verdict takes the line
+            stream.flush()
+
+    return report, end
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .site import check_site
 
     root = Path(args.root)
-    result, drifts = check_site(root, jobs=args.jobs, report=lambda line: None)
+    from .errors import PuzzleError
+    from .source import puzzle_sources
+
+    try:
+        total = len(puzzle_sources(root / "puzzles"))
+    except PuzzleError:
+        total = 0  # check_site says what is wrong with the folder
+    report, end = _check_progress(total)
+    try:
+        result, drifts = check_site(root, jobs=args.jobs, report=report)
+    finally:
+        end()
     if result.failed:
         _report_failures(result.failed)
         return 2

@@ -302,6 +302,34 @@ def test_check_says_to_delete_a_file_the_build_does_not_make(tmp_path):
     assert run("check", "--root", str(root)).stdout == "public/ matches the sources: 1 puzzle, no drift\n"
 
 
+def test_check_counts_the_puzzles_it_builds_on_a_terminal_only(tmp_path):
+    """check lays every puzzle out again (minutes on a big archive): a terminal sees the count, a log nothing."""
+    import pty
+
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE, "other.txt": SMALL_PUZZLE.replace("Small", "Other")})
+    assert run("build", "--root", str(root)).returncode == 0
+    master, slave = pty.openpty()
+    r = subprocess.run([sys.executable, "-m", "site_builder", "check", "--root", str(root)],
+                       stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the terminal's other end is closed: all read
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    shown = seen.decode()
+    assert r.returncode == 0 and r.stdout == "public/ matches the sources: 2 puzzles, no drift\n", (r.stdout, shown)
+    assert "\rcheck: 1 of 2 puzzles built afresh" in shown and "\rcheck: 2 of 2 puzzles built afresh" in shown, shown
+    assert shown.endswith("\r\x1b[K"), shown  # the line cleared for the verdict
+    logged = run("check", "--root", str(root))
+    assert logged.returncode == 0 and "check:" not in logged.stderr, logged.stderr
+
+
 def test_build_of_an_empty_project_says_how_to_start(tmp_path):
     root = _project(tmp_path)
     r = run("build", "--root", str(root))
