@@ -13,7 +13,7 @@
  * page saying so, with a way back to the archive, and a thumbnail never seen an empty square.
  */
 'use strict';
-var VERSION = 'fedca2c6b4c93c62';
+var VERSION = '8e1cab8be2168db0';
 var FILES = ["static/archive.js", "static/favicon.svg", "static/fonts.css", "static/fonts/OFL-SourceSansPro.txt", "static/fonts/OFL-SourceSerifPro.txt", "static/fonts/SourceSansPro-Regular.woff2", "static/fonts/SourceSansPro-Semibold.woff2", "static/fonts/SourceSerifPro-Bold.woff2", "static/fonts/SourceSerifPro-It.woff2", "static/fonts/SourceSerifPro-Regular.woff2", "static/player.css", "static/player.js", "static/site.css"];
 var SCOPE = self.registration.scope;
 var PAGES = 'crossword-press pages ' + SCOPE;

@@ -1263,6 +1263,24 @@ TARGETS = """(sels) => sels.map(sel => [...document.querySelectorAll(sel)].filte
     .flat()"""
 
 
+def test_a_download_note_that_wraps_keeps_its_lines_together_on_a_touch_screen(open_page):
+    """The links grow to 44 px on a touch screen; a note that wraps beside one must not take that as its line height."""
+    p = open_page("kitchen-herbs", viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True)
+    got = p.page.evaluate("""() => {
+        const li = [...document.querySelectorAll('.downloads li')].find(el => el.textContent.includes('Across Lite'));
+        const note = li.querySelector('.note');
+        note.textContent = 'Across Lite, Black Ink, XWord, Forkyz and most of the solving apps on a phone';
+        const tops = el => { const r = document.createRange(); r.selectNodeContents(el);
+            return [...new Set([...r.getClientRects()].map(b => Math.round(b.top)))].sort((a, b) => a - b); };
+        return { note: tops(note), size: parseFloat(getComputedStyle(note).fontSize),
+                 link: tops(li.querySelector('a')), height: li.querySelector('a').getBoundingClientRect().height };
+    }""")
+    lines = got["note"]
+    assert len(lines) >= 2, got  # it does wrap at this width
+    assert all(b - a <= 1.6 * got["size"] for a, b in zip(lines, lines[1:])), got
+    assert len(got["link"]) == 1 and got["height"] >= 44, got  # the link itself on one line, still a finger's size
+
+
 def test_a_touch_screen_gets_controls_a_finger_can_hit_and_a_mouse_keeps_compact_ones(open_page, browser, tmp_path):
     from site_builder.site import PuzzleInfo
 
