@@ -8,13 +8,15 @@
  *     versions, each under one address (see pageKey);
  *   - the site's styles, scripts and fonts, kept at install, one store per VERSION, the hash of those
  *     files (and this code) the build writes in: a new version fetches them afresh and drops the old store.
+ *     A web font's second part (Greek, Cyrillic, ...) is not fetched at install: it is kept when a page
+ *     whose text needs it first loads it.
  * The archive's thumbnails go among the pages (the index shows them); other downloads (PDF, PNG, exports)
  * are not kept: the pages are what a reader solves offline. Offline, a page never opened here gets a short
  * page saying so, with a way back to the archive, and a thumbnail never seen an empty square.
  */
 'use strict';
-var VERSION = '8e1cab8be2168db0';
-var FILES = ["static/archive.js", "static/favicon.svg", "static/fonts.css", "static/fonts/OFL-SourceSansPro.txt", "static/fonts/OFL-SourceSerifPro.txt", "static/fonts/SourceSansPro-Regular.woff2", "static/fonts/SourceSansPro-Semibold.woff2", "static/fonts/SourceSerifPro-Bold.woff2", "static/fonts/SourceSerifPro-It.woff2", "static/fonts/SourceSerifPro-Regular.woff2", "static/player.css", "static/player.js", "static/site.css"];
+var VERSION = '8be3f6f01fb2a52e';
+var FILES = ["static/archive.js", "static/favicon.svg", "static/fonts.css", "static/fonts/OFL-SourceSansPro.txt", "static/fonts/OFL-SourceSerifPro.txt", "static/fonts/SourceSansPro-Regular-latin.woff2", "static/fonts/SourceSansPro-Semibold-latin.woff2", "static/fonts/SourceSerifPro-Bold-latin.woff2", "static/fonts/SourceSerifPro-It-latin.woff2", "static/fonts/SourceSerifPro-Regular-latin.woff2", "static/player.css", "static/player.js", "static/site.css"];
 var SCOPE = self.registration.scope;
 var PAGES = 'crossword-press pages ' + SCOPE;
 var STATIC = 'crossword-press static ' + SCOPE + ' ';

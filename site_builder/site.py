@@ -950,7 +950,9 @@ def service_worker(static: dict[str, bytes]) -> str:
     digest = hashlib.sha256(source.encode())  # the worker's own code too: an edit to it is a new version
     for name in sorted(static):
         digest.update(name.encode() + b"\0" + hashlib.sha256(static[name]).digest())
-    keep = sorted(static)  # the index goes among the pages (sw.js)
+    # the index goes among the pages (sw.js); a web font's second part (Greek, Cyrillic, ...: render/fonts.py)
+    # is kept when a page first fetches it, not by every reader at install
+    keep = sorted(name for name in static if not name.endswith("-more.woff2"))
     return source.replace("__VERSION__", digest.hexdigest()[:16]).replace("__PRECACHE__", json.dumps(keep))
 
 

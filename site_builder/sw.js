@@ -8,6 +8,8 @@
  *     versions, each under one address (see pageKey);
  *   - the site's styles, scripts and fonts, kept at install, one store per VERSION, the hash of those
  *     files (and this code) the build writes in: a new version fetches them afresh and drops the old store.
+ *     A web font's second part (Greek, Cyrillic, ...) is not fetched at install: it is kept when a page
+ *     whose text needs it first loads it.
  * The archive's thumbnails go among the pages (the index shows them); other downloads (PDF, PNG, exports)
  * are not kept: the pages are what a reader solves offline. Offline, a page never opened here gets a short
  * page saying so, with a way back to the archive, and a thumbnail never seen an empty square.

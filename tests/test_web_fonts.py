@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+from fontTools.ttLib import TTFont
 
 from site_builder.config import SiteConfig
-from site_builder.render.fonts import FACES, FONTS_DIR, web_font
-from site_builder.site import STATIC, write_site_files
+from site_builder.render.fonts import FACES, FONTS_DIR, WEB_LATIN, WEB_PARTS, code_points, unicode_range, web_font
+from site_builder.site import STATIC, service_worker, write_site_files
 
 from .conftest import ROOT
 
@@ -24,7 +26,8 @@ def static(tmp_path_factory):
 
 def test_font_files_and_licences_are_published(static):
     published = sorted(p.name for p in (static / "fonts").iterdir() if not p.name.startswith("OFL-"))
-    assert published == sorted(web_font(file) for file, *_ in FACES.values())  # no TrueType: a third the bytes
+    # no TrueType (WOFF2 is a third the bytes), each face in its parts
+    assert published == sorted(web_font(file, part) for file, *_ in FACES.values() for part in WEB_PARTS)
     for name in published:
         assert (static / "fonts" / name).read_bytes() == (STATIC / "fonts" / name).read_bytes()
     licences = sorted(p.name for p in (static / "fonts").glob("OFL-*.txt"))
@@ -45,24 +48,59 @@ def test_fonts_css_declares_the_shipped_faces_relatively(static):
         weight = int(re.search(r"font-weight:\s*(\d+)", body).group(1))
         style = re.search(r"font-style:\s*(\w+)", body).group(1)
         declared.add((family, weight, style, url.rsplit("/", 1)[-1]))
-    assert declared == {(fam, w, st, web_font(file)) for file, fam, w, st in FACES.values()}
+        # each part is declared for exactly the characters it holds: a browser fetches it for no other
+        held = set(TTFont(static / url).getBestCmap())
+        assert code_points(re.search(r"unicode-range:\s*([^;]+);", body).group(1)) == held, url
+    assert declared == {(fam, w, st, web_font(file, part)) for file, fam, w, st in FACES.values() for part in WEB_PARTS}
     assert all('format("woff2")' in body for body in faces)
 
 
 @pytest.mark.parametrize("face", sorted(FACES))
-def test_each_web_font_is_its_print_font(face):
-    """The WOFF2 copies (tools/webfonts) hold the print fonts' every character and glyph, outline for
-    outline: a page shows what the PDF prints, and a font changed without re-running the tool fails."""
-    from fontTools.ttLib import TTFont
+def test_each_web_font_is_its_print_font_in_two_parts(face):
+    """The WOFF2 parts (tools/webfonts) hold the print font's every character between them, drawn outline
+    for outline at the same advance: a page shows what the PDF prints, and a font changed without re-running
+    the tool fails. The first part holds the Latin characters nearly every page needs, the second the rest."""
+    from fontTools.pens.recordingPen import DecomposingRecordingPen
 
     file = FACES[face][0]
-    ttf, woff2 = TTFont(FONTS_DIR / file), TTFont(STATIC / "fonts" / web_font(file))
-    assert woff2.flavor == "woff2"
-    assert woff2.getBestCmap() == ttf.getBestCmap()
-    assert woff2.getGlyphOrder() == ttf.getGlyphOrder()
-    for table in ("glyf", "hmtx", "kern", "GPOS", "GSUB", "name", "OS/2"):
-        if table in ttf:
-            assert woff2[table].compile(woff2) == ttf[table].compile(ttf), f"{web_font(file)}: {table} differs"
+    ttf = TTFont(FONTS_DIR / file)
+    parts = {part: TTFont(STATIC / "fonts" / web_font(file, part)) for part in WEB_PARTS}
+    assert all(font.flavor == "woff2" for font in parts.values())
+    whole = ttf.getBestCmap()
+    held = {part: font.getBestCmap() for part, font in parts.items()}
+    assert set(held["latin"]) == set(whole) & code_points(WEB_LATIN) and set(held["more"]) == set(whole) - set(held["latin"])
+
+    def drawn(font, name):
+        pen = DecomposingRecordingPen(font.getGlyphSet())
+        font.getGlyphSet()[name].draw(pen)
+        return pen.value, font["hmtx"][name][0]
+
+    for part, font in parts.items():
+        for cp, name in held[part].items():
+            assert drawn(font, name) == drawn(ttf, whole[cp]), f"{web_font(file, part)}: U+{cp:04X} differs"
+        # kerning and the other layout features come along
+        for table in ("GPOS", "GSUB"):
+            assert (table in font) == (table in ttf), f"{web_font(file, part)}: {table}"
+    for table in ("name", "OS/2"):  # the licence and the metrics a browser lays lines out by
+        if table == "name":
+            assert {(n.nameID, n.toUnicode()) for n in parts["latin"]["name"].names} == \
+                {(n.nameID, n.toUnicode()) for n in ttf["name"].names}
+        else:
+            for attr in ("sTypoAscender", "sTypoDescender", "sTypoLineGap", "usWinAscent", "usWinDescent"):
+                assert getattr(parts["latin"]["OS/2"], attr) == getattr(ttf["OS/2"], attr), attr
+
+
+def test_the_service_worker_keeps_a_fonts_second_part_only_when_a_page_uses_it():
+    static = {"static/site.css": b"a", "static/fonts/X-latin.woff2": b"b", "static/fonts/X-more.woff2": b"c"}
+    files = json.loads(re.search(r"var FILES = (\[[^\]]*\]);", service_worker(static)).group(1))
+    assert files == ["static/fonts/X-latin.woff2", "static/site.css"]
+
+
+def test_unicode_range_values_read_back_as_written():
+    points = {0x20, 0x21, 0x22, 0x41, 0x2190, 0x2191, 0x10FFFF}
+    assert unicode_range(points) == "U+0020-0022, U+0041, U+2190-2191, U+10FFFF"
+    assert code_points(unicode_range(points)) == points
+    assert code_points("U+0000-00FF, U+0131") == set(range(256)) | {0x131}
 
 
 @pytest.mark.parametrize("sheet, template", [("site.css", "base.html"), ("player.css", "puzzle.html")])
