@@ -197,11 +197,14 @@ def names(tmp_path_factory):
     shutil.copy(SETTINGS, root / "pyproject.toml")
     (root / "puzzles" / "bridge.txt").write_text(
         OTHER.format(date="2025-03-17").replace("Crème de la Crème", "Øresund Straße").replace("Ann Other", "D. O’Brien")
-        .replace("[food]", "[foodie]"), encoding="utf-8")
+        .replace("[food]", "[foodie]\ndescription: Pizza 🍕 by the bridge"), encoding="utf-8")
     (root / "puzzles" / "creme.txt").write_text(OTHER.format(date="2025-04-01"), encoding="utf-8")
     (root / "puzzles" / "allotment.txt").write_text(SMALL, encoding="utf-8")
     (root / "puzzles" / "tokyo.txt").write_text(
         OTHER.format(date="2025-05-05").replace("Crème de la Crème", "東京の地図").replace("[food]", "[travel]"),
+        encoding="utf-8")
+    (root / "puzzles" / "hindi.txt").write_text(
+        OTHER.format(date="2025-06-06").replace("Crème de la Crème", "हिन्दी पहेली").replace("[food]", "[words]"),
         encoding="utf-8")
     assert build_site(root, report=lambda line: None).ok
     return root / "public"
@@ -224,7 +227,10 @@ def names(tmp_path_factory):
     ("resund", []),
     ("setter", ["Allotment"]),  # the author, Test Setter
     ("地図", ["東京の地図"]),  # Japanese writes no spaces between words: found anywhere
-    ("-", ["Allotment", "Crème de la Crème", "Øresund Straße", "東京の地図"]),  # punctuation alone narrows nothing
+    ("-", ["Allotment", "Crème de la Crème", "Øresund Straße", "हिन्दी पहेली", "東京の地図"]),  # punctuation alone narrows nothing
+    ("🍕", ["Øresund Straße"]),  # a symbol is looked for as it is
+    ("हिन्दी", ["हिन्दी पहेली"]),  # a word's vowel signs are part of it
+    ("दी", []),  # not a word's start: the marks do not split it
 ])
 def test_the_finder_folds_names_and_knows_tags_and_dates(names, page, query, expected):
     page.goto((names / "index.html").as_uri())

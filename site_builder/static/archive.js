@@ -95,13 +95,20 @@
   }
 
   // A word is found where a word of the card begins ('art' finds Art Deco, not Martin; 'herb' finds
-  // herbs): the card's text and the query word both go to their letters and digits, one space between
-  // runs, so '2025-03-17' is found as the date is written. Han, kana and Thai write no spaces between
-  // words: a query in them is found anywhere.
-  var NOT_WORD = /[^\p{L}\p{N}]+/gu;
-  var UNSPACED = /[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+  // herbs): the card's text and the query word both go to their letters, marks and digits, one space
+  // between runs, so '2025-03-17' is found as the date is written. Scripts written without spaces between
+  // words (Han, kana, Thai, Lao, Khmer, Myanmar) are found anywhere, and so is a symbol (an emoji).
+  // A browser without Unicode property escapes (before Safari 11.1 and Firefox 78) splits at what is
+  // not a Latin letter or digit, rather than lose the whole script to a syntax error.
+  function pattern(source, flags, fallback) {
+    try { return new RegExp(source, flags); } catch (e) { return fallback; }
+  }
+  var NOT_WORD = pattern('[^\\p{L}\\p{M}\\p{N}]+', 'gu', /[^0-9a-z\u00c0-\uffff]+/g);
+  var SYMBOL = pattern('\\p{S}', 'u', /[^\s0-9a-z\u00c0-\u2000]/);
+  var UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]/;
   function words(text) { return ' ' + text.replace(NOT_WORD, ' ').trim(); }
-  var haystacks = cards.map(function (card) { return words(fold(card.getAttribute('data-find') || '')); });
+  var texts = cards.map(function (card) { return fold(card.getAttribute('data-find') || ''); });
+  var haystacks = texts.map(words);
   var tagLists = cards.map(function (card) { return (card.getAttribute('data-tags') || '').split(' '); });
   var allTags = {};
   tagLists.forEach(function (tags) { tags.forEach(function (t) { if (t) allTags[t] = true; }); });
@@ -121,7 +128,8 @@
     if (word.charAt(0) !== '#') {
       return forms(word).some(function (w) {
         var found = words(w);
-        if (found === ' ') return true;  // a word of punctuation alone ('-') narrows nothing
+        // no letter or digit: an emoji is looked for as it is, and punctuation alone ('-') narrows nothing
+        if (found === ' ') return SYMBOL.test(w) ? texts[i].indexOf(w) >= 0 : true;
         return haystacks[i].indexOf(UNSPACED.test(w) ? found.slice(1) : found) >= 0;
       });
     }
@@ -139,12 +147,12 @@
 
   function applyFilter() {
     if (!form) return;
-    var words = fold(input.value).split(/\s+/).filter(Boolean);
-    var filtering = words.length > 0 || !!show.value;
+    var terms = fold(input.value).split(/\s+/).filter(Boolean);
+    var filtering = terms.length > 0 || !!show.value;
     var wanted = show.value;
     var shown = 0;
     cards.forEach(function (card, i) {
-      var match = words.every(function (w) { return matches(i, w); }) &&
+      var match = terms.every(function (w) { return matches(i, w); }) &&
         (!wanted || card.getAttribute('data-progress') === wanted);
       card.hidden = !match;
       if (match) shown++;
