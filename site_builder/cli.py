@@ -15,6 +15,7 @@ import signal
 import sys
 import traceback
 from pathlib import Path
+from typing import Callable, TextIO
 
 from . import __version__
 from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, OutputError, unexpected
@@ -324,15 +325,31 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_progress(total: int, stream=None):
-    """A report for check_site that counts the puzzles built on one line of a terminal (and its clearing).
+def _to_build(root: Path) -> int:
+    """How many puzzles a build of `root` lays out: those that read, less the drafts (the others make no line)."""
+    try:
+        sources = puzzle_sources(root / "puzzles")
+    except CrosswordError:
+        return 0  # check_site says what is wrong with the folder
+    count = 0
+    for path in sources:
+        try:
+            count += not read_puzzle(path).meta.draft
+        except CrosswordError:
+            pass
+    return count
+
+
+def _check_progress(root: Path, stream: TextIO | None = None) -> tuple[Callable[[str], None], Callable[[], None]]:
+    """A report for check_site that counts the puzzles built on one line of a terminal, and its clearing.
 
     check lays every puzzle out again, minutes on a big archive: without this, a terminal shows nothing
     until the verdict. A log (not a terminal) gets nothing, so CI's output stays the verdict alone.
     """
     stream = stream or sys.stderr
-    if not stream.isatty():
+    if not stream.isatty() or os.environ.get("TERM") == "dumb":
         return (lambda line: None), (lambda: None)
+    total = _to_build(root)
     done = 0
 
     def report(line: str) -> None:
@@ -355,14 +372,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .site import check_site
 
     root = Path(args.root)
-    from .errors import PuzzleError
-    from .source import puzzle_sources
-
-    try:
-        total = len(puzzle_sources(root / "puzzles"))
-    except PuzzleError:
-        total = 0  # check_site says what is wrong with the folder
-    report, end = _check_progress(total)
+    report, end = _check_progress(root)
     try:
         result, drifts = check_site(root, jobs=args.jobs, report=report)
     finally:
