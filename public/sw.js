@@ -9,21 +9,24 @@
  *   - the site's styles, scripts and fonts, kept at install, one store per VERSION, the hash of those
  *     files (and this code) the build writes in: a new version fetches them afresh and drops the old store.
  *     A web font's second part (Greek, Cyrillic, ...) is not fetched at install: it is kept when a page
- *     whose text needs it first loads it.
+ *     whose text needs it first loads it, and carried into the next version's store (keepUsedParts).
  * The archive's thumbnails go among the pages (the index shows them); other downloads (PDF, PNG, exports)
  * are not kept: the pages are what a reader solves offline. Offline, a page never opened here gets a short
  * page saying so, with a way back to the archive, and a thumbnail never seen an empty square.
  */
 'use strict';
-var VERSION = '7e5d2ec4a59c657f';
+var VERSION = 'ecf9205d214bb32a';
 var FILES = ["static/archive.js", "static/favicon.svg", "static/fonts.css", "static/fonts/OFL-SourceSansPro.txt", "static/fonts/OFL-SourceSerifPro.txt", "static/fonts/SourceSansPro-Regular-latin.woff2", "static/fonts/SourceSansPro-Semibold-latin.woff2", "static/fonts/SourceSerifPro-Bold-latin.woff2", "static/fonts/SourceSerifPro-It-latin.woff2", "static/fonts/SourceSerifPro-Regular-latin.woff2", "static/player.css", "static/player.js", "static/site.css"];
+var LATER = ["static/fonts/SourceSansPro-Regular-more.woff2", "static/fonts/SourceSansPro-Semibold-more.woff2", "static/fonts/SourceSerifPro-Bold-more.woff2", "static/fonts/SourceSerifPro-It-more.woff2", "static/fonts/SourceSerifPro-Regular-more.woff2"];  // the web fonts' second parts (Greek, Cyrillic, ...): kept once a page has used one
 var SCOPE = self.registration.scope;
 var PAGES = 'crossword-press pages ' + SCOPE;
 var STATIC = 'crossword-press static ' + SCOPE + ' ';
 
 self.addEventListener('install', function (event) {
   event.waitUntil(Promise.all([
-    caches.open(STATIC + VERSION).then(function (cache) { return cache.addAll(FILES); }),
+    caches.open(STATIC + VERSION).then(function (cache) {
+      return cache.addAll(FILES).then(function () { return keepUsedParts(cache); });
+    }),
     // the archive's index, among the pages
     caches.open(PAGES).then(function (cache) {
       return fetch(SCOPE).then(function (response) {
@@ -51,6 +54,22 @@ self.addEventListener('activate', function (event) {
     });
   }).then(function () { return self.clients.claim(); }));
 });
+
+// A font's second part a page has used goes into the new store too, or a kept page in Polish or Greek
+// would show other fonts' letters offline after every update of the site: the copy an older version kept
+// is fetched afresh (the font may have changed), and the one the page that installs the worker loaded
+// before there was a worker is taken from the browser's cache. Best effort: none of it holds up the install.
+function keepUsedParts(cache) {
+  return Promise.all(LATER.map(function (path) {
+    var url = new URL(path, SCOPE).href;
+    return caches.match(url).then(function (kept) {
+      if (kept) return cache.add(url);
+      return fetch(url, { cache: 'only-if-cached', mode: 'same-origin' }).then(function (response) {
+        if (response.status === 200) return cache.put(url, response);
+      });
+    }).catch(function () {});
+  }));
+}
 
 // A page is kept under one address: a folder's (slug/) and its index.html's are one page (the feed links
 // one, the archive the other), and two copies could differ offline, an older grid wiping newer progress.

@@ -951,9 +951,14 @@ def service_worker(static: dict[str, bytes]) -> str:
     for name in sorted(static):
         digest.update(name.encode() + b"\0" + hashlib.sha256(static[name]).digest())
     # the index goes among the pages (sw.js); a web font's second part (Greek, Cyrillic, ...: render/fonts.py)
-    # is kept when a page first fetches it, not by every reader at install
-    keep = sorted(name for name in static if not name.endswith("-more.woff2"))
-    return source.replace("__VERSION__", digest.hexdigest()[:16]).replace("__PRECACHE__", json.dumps(keep))
+    # is kept once a page has used it, not fetched by every reader at install
+    from .render.fonts import WEB_PARTS
+
+    later = f"-{WEB_PARTS[-1]}.woff2"
+    keep = sorted(name for name in static if not name.endswith(later))
+    used = sorted(name for name in static if name.endswith(later))
+    return (source.replace("__VERSION__", digest.hexdigest()[:16]).replace("__PRECACHE__", json.dumps(keep))
+            .replace("__LATER__", json.dumps(used)))
 
 
 def site_files() -> dict[str, bytes | str]:

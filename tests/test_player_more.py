@@ -1704,6 +1704,22 @@ def _serve(folder):
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
+# the new version's store of the site's files in, the old one dropped
+NEXT_STORE_ONLY = ("caches.keys().then(k => k.some(n => n.includes(' static ') && n.includes(' next-')) &&"
+                   " !k.some(n => n.includes(' static ') && !n.includes(' next-')))")
+
+
+def _until(page, expression: str, timeout: float = 20) -> None:
+    """Wait until a (possibly asynchronous) expression is true in the page. wait_for_function cannot:
+    it takes the promise an async expression returns for a true value, and returns at once."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"not true within {timeout} s: {expression}"
+        page.wait_for_timeout(100)
+
+
 def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
     """Served over http, a puzzle page and the archive worked only online: reloading either offline failed.
     The build's service worker (public/sw.js) keeps the pages a reader opened, the first one too, and the
@@ -1740,12 +1756,45 @@ def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
         worker.write_text(worker.read_text().replace("var VERSION = '", "var VERSION = 'next-"))
         page.goto(base + "b/index.html")
         # the new store in, the old one dropped
-        page.wait_for_function("caches.keys().then(k => k.some(n => n.includes(' static ') && n.includes(' next-')) &&"
-                               " !k.some(n => n.includes(' static ') && !n.includes(' next-')))", timeout=20000)
+        _until(page, NEXT_STORE_ONLY)
         context.set_offline(True)
         page.goto(base + "a/index.html")
         assert page.is_visible(".cell")
         assert not errors, errors
+    finally:
+        context.close()
+        server.shutdown()
+
+
+def test_a_fonts_second_part_a_page_used_stays_offline_through_an_update(browser, tmp_path):
+    """A web font comes in two parts (render/fonts.py): the second, for Greek or Cyrillic or most accented
+    Latin, is not fetched at install but kept once a page uses it, and a new version of the site's files
+    (whose old store goes) must carry it over, or a kept page in Greek would lose its font offline."""
+    from site_builder.render.fonts import FACES, web_font
+    from site_builder.site import build_site
+    from tests.test_site import make_repo, small
+
+    root = make_repo(tmp_path, a=small("A", extra="description: Ελληνικά και Ελλάδα\n"))
+    assert build_site(root, report=lambda line: None, quick=True).ok
+    server, base = _serve(root / "public")
+    part = base + "static/fonts/" + web_font(FACES["serif"][0], "more")  # the description's face
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    stores = ("(url) => caches.keys().then(ns => Promise.all(ns.filter(n => n.includes(' static '))"
+              ".map(n => caches.open(n).then(c => c.match(url)).then(r => [n, !!r]))))")
+    try:
+        page = context.new_page()
+        page.goto(base + "a/index.html")  # it loads the Greek part before there is a worker
+        page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20000)
+        assert [kept for _, kept in page.evaluate(stores, part)] == [True]
+        worker = root / "public" / "sw.js"
+        worker.write_text(worker.read_text().replace("var VERSION = '", "var VERSION = 'next-"))
+        page.reload()
+        _until(page, NEXT_STORE_ONLY)
+        got = page.evaluate(stores, part)
+        assert len(got) == 1 and "next-" in got[0][0] and got[0][1], got
+        context.set_offline(True)
+        page.reload()
+        assert page.evaluate("(url) => fetch(url).then(r => r.status)", part) == 200
     finally:
         context.close()
         server.shutdown()

@@ -211,10 +211,10 @@ the time a step, where effort 6 gives about 38.8. A relaxation that keeps only
 the letters (a crossing pairs two equal letters of two words, a word's crossings
 at least a letter apart, two words crossing at most once, across against down)
 bounds nothing useful: it reaches 46, near the 48 of the count above.
-How the results spread: 623 pinned seeds (24-646) at effort 1 gave 36 crossings
-28 times, 37 237 times, 38 276, 39 67, 40 9 and 41 twice (mean 37.43): 41 exists,
-but a mean of 40 would move the whole spread up by three of its standard
-deviations (0.84). Memory, to lead the walk away from where it has been, did not
+How the results spread: 619 pinned seeds (24-642) at effort 1 gave 36 crossings
+28 times, 37 237 times, 38 276, 39 67, 40 9 and 41 twice (mean 37.67): 41 exists,
+but a mean of 40 would move the whole spread up by nearly three of its standard
+deviations (0.81). Memory, to lead the walk away from where it has been, did not
 help either (24 pinned seeds, effort 1, against 37.75; effort 4 against 38.75):
 * a tabu list of the spots words left in the last 3 to 1,000 kept steps, with
   aspiration (a tabu spot allowed when it beats the best so far) and with or
