@@ -83,6 +83,37 @@ def test_each_web_font_is_its_print_font_in_two_parts(face):
         # kerning and the other layout features come along
         for table in ("GPOS", "GSUB"):
             assert (table in font) == (table in ttf), f"{web_font(file, part)}: {table}"
+    # the pairs of Latin letters kern in the Latin part as in the print font (its GPOS pair adjustments)
+    letters = [chr(c) for c in (*range(ord("A"), ord("Z") + 1), *range(ord("a"), ord("z") + 1))]
+    latin = parts["latin"]
+    pairs = [(a, b) for a in letters for b in letters]
+    theirs = [kerning(ttf, whole[ord(a)], whole[ord(b)]) for a, b in pairs]
+    assert any(theirs), "no kerning found in the print font: the check below would prove nothing"
+    ours = [kerning(latin, held["latin"][ord(a)], held["latin"][ord(b)]) for a, b in pairs]
+    assert ours == theirs
+
+
+def kerning(font, left: str, right: str) -> int:
+    """The horizontal adjustment of a pair of glyphs, summed over the font's pair-positioning lookups."""
+    total = 0
+    for lookup in font["GPOS"].table.LookupList.Lookup:
+        for sub in lookup.SubTable:
+            kind = lookup.LookupType
+            if kind == 9:  # an extension: the real subtable inside
+                kind, sub = sub.ExtensionLookupType, sub.ExtSubTable
+            if kind != 2 or left not in sub.Coverage.glyphs:
+                continue
+            value = None
+            if sub.Format == 1:
+                pairs = sub.PairSet[sub.Coverage.glyphs.index(left)].PairValueRecord
+                value = next((r.Value1 for r in pairs if r.SecondGlyph == right), None)
+            else:
+                first, second = sub.ClassDef1.classDefs.get(left, 0), sub.ClassDef2.classDefs.get(right, 0)
+                value = sub.Class1Record[first].Class2Record[second].Value1
+            if value is not None:
+                total += getattr(value, "XAdvance", 0) or 0
+                break  # a shaper applies a lookup's first subtable that covers the pair
+    return total
     for table in ("name", "OS/2"):  # the licence and the metrics a browser lays lines out by
         if table == "name":
             assert {(n.nameID, n.toUnicode()) for n in parts["latin"]["name"].names} == \
