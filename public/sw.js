@@ -15,7 +15,7 @@
  * page saying so, with a way back to the archive, and a thumbnail never seen an empty square.
  */
 'use strict';
-var VERSION = 'ecf9205d214bb32a';
+var VERSION = 'e09b59540be32711';
 var FILES = ["static/archive.js", "static/favicon.svg", "static/fonts.css", "static/fonts/OFL-SourceSansPro.txt", "static/fonts/OFL-SourceSerifPro.txt", "static/fonts/SourceSansPro-Regular-latin.woff2", "static/fonts/SourceSansPro-Semibold-latin.woff2", "static/fonts/SourceSerifPro-Bold-latin.woff2", "static/fonts/SourceSerifPro-It-latin.woff2", "static/fonts/SourceSerifPro-Regular-latin.woff2", "static/player.css", "static/player.js", "static/site.css"];
 var LATER = ["static/fonts/SourceSansPro-Regular-more.woff2", "static/fonts/SourceSansPro-Semibold-more.woff2", "static/fonts/SourceSerifPro-Bold-more.woff2", "static/fonts/SourceSerifPro-It-more.woff2", "static/fonts/SourceSerifPro-Regular-more.woff2"];  // the web fonts' second parts (Greek, Cyrillic, ...): kept once a page has used one
 var SCOPE = self.registration.scope;
@@ -58,7 +58,8 @@ self.addEventListener('activate', function (event) {
 // A font's second part a page has used goes into the new store too, or a kept page in Polish or Greek
 // would show other fonts' letters offline after every update of the site: the copy an older version kept
 // is fetched afresh (the font may have changed), and the one the page that installs the worker loaded
-// before there was a worker is taken from the browser's cache. Best effort: none of it holds up the install.
+// before there was a worker is taken from the browser's cache. Best effort: a part that cannot be had never
+// fails the install.
 function keepUsedParts(cache) {
   return Promise.all(LATER.map(function (path) {
     var url = new URL(path, SCOPE).href;

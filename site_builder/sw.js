@@ -58,7 +58,8 @@ self.addEventListener('activate', function (event) {
 // A font's second part a page has used goes into the new store too, or a kept page in Polish or Greek
 // would show other fonts' letters offline after every update of the site: the copy an older version kept
 // is fetched afresh (the font may have changed), and the one the page that installs the worker loaded
-// before there was a worker is taken from the browser's cache. Best effort: none of it holds up the install.
+// before there was a worker is taken from the browser's cache. Best effort: a part that cannot be had never
+// fails the install.
 function keepUsedParts(cache) {
   return Promise.all(LATER.map(function (path) {
     var url = new URL(path, SCOPE).href;
