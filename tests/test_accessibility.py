@@ -51,8 +51,11 @@ def archive(tmp_path_factory):
     shutil.copy(SETTINGS, root / "pyproject.toml")
     (root / "puzzles" / "allotment.txt").write_text(SMALL, encoding="utf-8")
     shutil.copy(SAMPLES / "kitchen-herbs.txt", root / "puzzles" / "kitchen-herbs.txt")
+    # a year apart: the index has its years bar, with the year being read marked
+    (root / "puzzles" / "older.txt").write_text(
+        SMALL.replace("2026-05-01", "2025-05-01").replace("Allotment", "An Older One"), encoding="utf-8")
     result = build_site(root, report=lambda line: None)
-    assert result.ok and len(result.built) == 2
+    assert result.ok and len(result.built) == 3
     server, base = _serve(root / "public")
     yield root / "public", base
     server.shutdown()
@@ -85,6 +88,8 @@ def test_every_kind_of_page_passes_the_audit(archive, browser, device, scheme):
     problems = {}
     for name, path in pages.items():
         context, page = opened(browser, base + path, device, scheme)
+        if name == "index":
+            assert page.locator("nav.years a[aria-current]").count() == 1
         # every stylesheet came (the 404 page's links start from the root, as a host serves it)
         assert page.evaluate("""() => document.querySelectorAll('link[rel=stylesheet]').length ===
             [...document.styleSheets].filter(s => s.href && s.cssRules.length > 0).length"""), name

@@ -70,6 +70,25 @@ def shown(page) -> list[str]:
     return page.eval_on_selector_all(".card:not([hidden]) .card-title", "els => els.map(e => e.textContent.trim())")
 
 
+def test_the_years_bar_marks_the_year_being_read(archive, browser):
+    context = browser.new_context(viewport={"width": 800, "height": 400})
+    page = context.new_page()
+    try:
+        page.goto((archive / "index.html").as_uri())
+        current = "() => [...document.querySelectorAll('nav.years a[aria-current=location]')].map(a => a.textContent)"
+        assert page.evaluate(current) == ["2026"]  # the newest year, at the top
+        page.click("nav.years a[href='#y2025']")
+        page.wait_for_function("document.querySelector('nav.years a[href=\"#y2025\"]').hasAttribute('aria-current')")
+        assert page.evaluate(current) == ["2025"]
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_function("document.querySelector('nav.years a[href=\"#y2026\"]').hasAttribute('aria-current')")
+        assert page.evaluate(current) == ["2026"]
+        page.fill("#find", "creme")  # 2026 has no card left: the mark goes to the year still shown
+        assert page.evaluate(current) == ["2025"]
+    finally:
+        context.close()
+
+
 def test_the_finder_narrows_the_cards_by_their_words(archive, page):
     page.goto((archive / "index.html").as_uri())
     assert page.is_visible(".finder") and shown(page) == ["Allotment", "Second Helping", "Crème de la Crème"]

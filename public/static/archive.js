@@ -171,6 +171,7 @@
     });
     var bar = document.querySelector('.years');
     if (bar) bar.hidden = !bar.querySelector('a:not([hidden])');  // no "Years:" over nothing
+    markYear();  // the year in view may have gone, or come back
     // the live region speaks once typing pauses, not at every letter
     var news = !filtering ? (wasFiltering ? 'Showing all ' + cards.length + ' puzzles.' : '') :
       !shown ? 'No puzzle matches.' : 'Showing ' + shown + ' of ' + cards.length + ' puzzles.';
@@ -265,6 +266,38 @@
     if (chip.left < box.left || chip.right > box.right) {
       row.scrollLeft += chip.left - box.left - (box.width - chip.width) / 2;
     }
+  }
+
+  // The years bar marks the year being read (aria-current="location"), as the page scrolls: the last
+  // year shown whose heading is in the top quarter of the window under the bar (where a link in the
+  // bar brings it), the last year once the page is scrolled to its end. On a phone the bar scrolls
+  // sideways: its mark is kept in the bar's view (the bar's own scroll, never the page's).
+  var yearBar = document.querySelector('nav.years');
+  function markYear() {
+    if (!yearBar) return;
+    var shown = years.filter(function (section) { return !section.hidden; });
+    var line = Math.max(0, yearBar.getBoundingClientRect().bottom) + window.innerHeight / 4;
+    var current = shown[0] || null;
+    shown.forEach(function (section) { if (section.getBoundingClientRect().top <= line) current = section; });
+    var end = document.documentElement.scrollHeight - window.innerHeight;
+    if (shown.length && end > 0 && window.scrollY >= end - 2) current = shown[shown.length - 1];
+    var id = current && current.getAttribute('aria-labelledby');
+    Array.prototype.forEach.call(yearBar.querySelectorAll('a'), function (link) {
+      var on = link.getAttribute('href') === '#' + id;
+      if (on === link.hasAttribute('aria-current')) return;
+      if (!on) { link.removeAttribute('aria-current'); return; }
+      link.setAttribute('aria-current', 'location');
+      var mark = link.getBoundingClientRect(), box = yearBar.getBoundingClientRect();
+      if (mark.left < box.left || mark.right > box.right) yearBar.scrollLeft += mark.left - box.left - (box.width - mark.width) / 2;
+    });
+  }
+  if (yearBar) {
+    var yearFrame = 0;
+    window.addEventListener('scroll', function () {
+      if (!yearFrame) yearFrame = requestAnimationFrame(function () { yearFrame = 0; markYear(); });
+    }, { passive: true });
+    window.addEventListener('resize', markYear);
+    markYear();
   }
 
   // a puzzle solved in another tab shows here at once; coming back to this page (the back button keeps
