@@ -1705,6 +1705,18 @@ def _serve(folder):
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
+def _rewrite_worker(worker) -> None:
+    """A new version of the worker, as a rebuild writes it. Its time is set seconds later: a test runs within
+    the second the first was written, and the server, whose times are whole seconds, would answer the
+    browser's update check 'not modified'."""
+    import os
+    import time
+
+    worker.write_text(worker.read_text().replace("var VERSION = '", "var VERSION = 'next-"))
+    later = time.time() + 5
+    os.utime(worker, (later, later))
+
+
 # the new version's store of the site's files in, the old one dropped
 NEXT_STORE_ONLY = ("caches.keys().then(k => k.some(n => n.includes(' static ') && n.includes(' next-')) &&"
                    " !k.some(n => n.includes(' static ') && !n.includes(' next-')))")
@@ -1754,7 +1766,7 @@ def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
         # a new version of the site's files (another hash in sw.js): the pages opened before stay kept
         context.set_offline(False)
         worker = root / "public" / "sw.js"
-        worker.write_text(worker.read_text().replace("var VERSION = '", "var VERSION = 'next-"))
+        _rewrite_worker(worker)
         page.goto(base + "b/index.html")
         # the new store in, the old one dropped
         _until(page, NEXT_STORE_ONLY)
@@ -1790,7 +1802,7 @@ def test_a_fonts_second_part_a_page_used_stays_offline_through_an_update(browser
         page.evaluate("document.fonts.ready.then(() => true)")
         _until(page, f"({stores})({json.dumps(part)}).then(got => got.length === 1 && got[0][1])")
         worker = root / "public" / "sw.js"
-        worker.write_text(worker.read_text().replace("var VERSION = '", "var VERSION = 'next-"))
+        _rewrite_worker(worker)
         page.reload()
         _until(page, NEXT_STORE_ONLY)
         got = page.evaluate(stores, part)
