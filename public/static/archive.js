@@ -258,20 +258,21 @@
   window.addEventListener('offline', markKept);
   markKept();
 
-  // a tag page on a phone: its tag's chip, in a row that scrolls sideways, is brought into the row's view
-  var here = document.querySelector('.tags a[aria-current]');
-  if (here) {
-    var row = here.parentNode;
-    var chip = here.getBoundingClientRect(), box = row.getBoundingClientRect();
-    if (chip.left < box.left || chip.right > box.right) {
-      row.scrollLeft += chip.left - box.left - (box.width - chip.width) / 2;
-    }
+  // A link in a row that scrolls sideways (a phone's tags or years), out of the row's view, is brought to
+  // its middle: by the row's own scroll, never the page's.
+  function intoRowView(link) {
+    var row = link.parentNode;
+    var chip = link.getBoundingClientRect(), box = row.getBoundingClientRect();
+    if (chip.left < box.left || chip.right > box.right) row.scrollLeft += chip.left - box.left - (box.width - chip.width) / 2;
   }
+  // a tag page on a phone: its tag's chip
+  var here = document.querySelector('.tags a[aria-current]');
+  if (here) intoRowView(here);
 
   // The years bar marks the year being read (aria-current="location"), as the page scrolls: the last
   // year shown whose heading is in the top quarter of the window under the bar (where a link in the
   // bar brings it), the last year once the page is scrolled to its end. On a phone the bar scrolls
-  // sideways: its mark is kept in the bar's view (the bar's own scroll, never the page's).
+  // sideways: its mark is kept in the bar's view.
   var yearBar = document.querySelector('nav.years');
   function markYear() {
     if (!yearBar) return;
@@ -287,8 +288,7 @@
       if (on === link.hasAttribute('aria-current')) return;
       if (!on) { link.removeAttribute('aria-current'); return; }
       link.setAttribute('aria-current', 'location');
-      var mark = link.getBoundingClientRect(), box = yearBar.getBoundingClientRect();
-      if (mark.left < box.left || mark.right > box.right) yearBar.scrollLeft += mark.left - box.left - (box.width - mark.width) / 2;
+      intoRowView(link);
     });
   }
   if (yearBar) {
