@@ -49,6 +49,21 @@ ANGEL | """ + LONG_CLUE + """
 """
 
 
+# answers spelled with letters the grid writes otherwise (ß: SS, Ø: O, Æ: AE, Ł: L, Þ: TH)
+OWN_LETTERS = """---
+title: Letters of their own
+date: 2026-06-02
+---
+STRAßE | German street
+SMØRREBRØD | Danish open sandwich
+ÆSOP | Teller of fables
+ŁÓDŹ | Polish city
+ÞORSMÖRK | Icelandic valley
+ROSE | Flower
+DOOR | Entrance
+"""
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("site")
@@ -59,6 +74,7 @@ def site(tmp_path_factory):
     for slug in ("world-capitals", "kitchen-herbs"):
         layouts[slug] = _build(folder, read_puzzle(SAMPLES / f"{slug}.txt"))
     layouts["long-words"] = _build(folder, load_puzzle(LONG_WORDS, slug="long-words"))
+    layouts["own-letters"] = _build(folder, load_puzzle(OWN_LETTERS, slug="own-letters"))
     assert layouts["world-capitals"].cols >= 25  # the wide grid these tests are about
     return folder, layouts
 
@@ -2130,3 +2146,127 @@ def test_a_sideways_grid_shades_the_edges_it_goes_on_past(open_page):
     # a grid that fits has nothing past its edges
     q = open_page("kitchen-herbs", **PHONE)
     assert q.page.evaluate(classes) == ""
+
+
+# ---------------------------------------------------------------- a QA pass of session 19
+
+
+def test_letters_with_a_spelling_of_their_own_go_in_as_the_grid_spells_them(open_page):
+    """The grid spells STRAßE as STRASSE, but the player dropped a typed ß (and Ø, Æ, Ł, Þ...): the rest of
+    the word went into the wrong squares."""
+    p = open_page("own-letters", **DESKTOP)
+    from site_builder.source import fold_letter
+
+    words = [line.split("|")[0].strip() for line in OWN_LETTERS.split("---\n")[2].splitlines()]
+    spelled = {"".join(fold_letter(ch) for ch in word): word for word in words}
+    assert set(spelled) == {q.answer for q in p.layout.placements}
+    for q in p.layout.placements:
+        p.page.click(f"#clue-{q.direction.value}-{q.number} .clue-button")
+        p.page.keyboard.press("Home")
+        p.page.keyboard.type(spelled[q.answer].lower())
+        assert "".join(p.letter(*cell) for cell in q.cells()) == q.answer, spelled[q.answer]
+    # and pasted (a phone's suggestion comes in the same way): one input event of the whole word
+    q = next(q for q in p.layout.placements if q.answer == "STRASSE")
+    p.page.click(f"#clue-{q.direction.value}-{q.number} .clue-button")
+    p.page.click("summary:has-text('Clear')")
+    p.page.click("[data-action='clear-word']")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.insert_text("Straße")
+    assert "".join(p.letter(*cell) for cell in q.cells()) == "STRASSE"
+
+
+def test_the_players_letter_table_is_the_builds():
+    """player.js folds typed letters with its own copy of source.py's table: they must not drift apart."""
+    from site_builder.source import _SPECIAL_FOLDS
+
+    js = (static_files()["static/player.js"]).decode()
+    table = re.search(r"var FOLDS = \{(.*?)\};", js, re.S).group(1)
+    pairs = re.findall(r"'\\u([0-9a-f]{4})': '([A-Z]+)'", table)
+    assert {chr(int(code, 16)): folded for code, folded in pairs} == _SPECIAL_FOLDS
+    assert len(pairs) == table.count(":")  # every entry was read
+
+
+@pytest.mark.parametrize("forced", [False, True], ids=["plain", "forced-colours"])
+def test_paused_clues_show_no_text_and_the_menus_wait(open_page, forced):
+    """A blur of 5 px left most clues readable through the pause; and Check, Reveal and Clear still opened
+    while paused, their items doing nothing."""
+    p = open_page("kitchen-herbs", **DESKTOP)
+    if forced:
+        p.page.emulate_media(forced_colors="active")
+    p.page.click(f"#{cell_id(p.layout.across[0].cells()[0])}")
+    p.page.click("[data-action='pause']")
+    texts = ".clue-list .clue-text, .clue-list .clue-text *, .clue-bar-clue, .clue-bar-clue *"
+    colours = p.page.evaluate(f"""() => [...document.querySelectorAll('{texts}')]
+        .filter(el => el.textContent.trim()).map(el => getComputedStyle(el).color)""")
+    assert len(colours) >= 2 * len(p.layout.placements) and set(colours) == {"rgba(0, 0, 0, 0)"}, set(colours)
+    for menu in ("Check", "Reveal", "Clear"):
+        summary = p.page.locator(f"summary:has-text('{menu}')")
+        assert summary.get_attribute("aria-disabled") == "true"
+        summary.click()
+        assert not p.page.evaluate(f"[...document.querySelectorAll('details.menu')].some(m => m.open)"), menu
+    p.page.click(".pause-cover button")
+    assert p.page.evaluate("getComputedStyle(document.querySelector('.clue-bar-clue')).color") != "rgba(0, 0, 0, 0)"
+    summary = p.page.locator("summary:has-text('Check')")
+    assert summary.get_attribute("aria-disabled") is None
+    summary.click()
+    assert p.page.evaluate("document.querySelector('details.menu').open")
+
+
+def test_a_tapped_clue_arrow_does_not_stay_shaded(open_page):
+    """On a touch screen the last element tapped keeps :hover: the clue bar's arrow looked pressed."""
+    p = open_page("kitchen-herbs", **PHONE)
+    p.page.tap(f"#{cell_id(p.layout.across[0].cells()[0])}")
+    step = ".clue-step >> nth=-1"
+    plain = p.page.locator(step).evaluate("el => getComputedStyle(el).backgroundColor")
+    p.page.tap(step)
+    assert p.page.locator(step).evaluate("el => el.matches(':hover')")  # the browser does keep it hovered
+    assert p.page.locator(step).evaluate("el => getComputedStyle(el).backgroundColor") == plain
+
+
+def test_backspace_in_a_solved_grid_leaves_the_cursor_where_it_is(open_page):
+    p = open_page("kitchen-herbs", **DESKTOP)
+    dispatch_words(p, p.layout.placements)
+    assert p.page.locator(".solved").is_visible()
+    where = p.current()
+    p.page.keyboard.press("Backspace")
+    assert p.current() == where
+    assert "Clear, then Puzzle" in p.page.inner_text(".status")
+
+
+def test_unfolding_a_stuck_clue_bar_keeps_the_square_in_sight(open_page):
+    """On a phone, with the page scrolled so the clue bar is stuck to the top, unfolding a long clue grew
+    the bar over the square about to be typed into."""
+    p = open_page("long-words", **PHONE)
+    angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
+    p.page.tap(f"#clue-{angel.direction.value}-{angel.number} .clue-button")
+    cell = f"#{p.current()}"
+    # the square just under the stuck bar, as a solver who scrolled down a little has it
+    p.page.evaluate(f"""() => {{
+        const bar = document.querySelector('.clue-bar'), el = document.querySelector('{cell}');
+        window.scrollBy(0, el.getBoundingClientRect().top - 300);
+        window.scrollBy(0, el.getBoundingClientRect().top - bar.getBoundingClientRect().bottom - 6);
+    }}""")
+    stuck = "document.querySelector('.clue-bar').getBoundingClientRect().top"
+    assert abs(p.page.evaluate(stuck)) < 2 and p.page.evaluate("scrollY") > 0
+    p.page.tap(".clue-bar-text")
+    assert p.page.evaluate("document.querySelector('.clue-bar').classList.contains('open')")
+    bar, top = p.page.evaluate(f"[document.querySelector('.clue-bar').getBoundingClientRect().bottom, "
+                               f"document.querySelector('{cell}').getBoundingClientRect().top]")
+    assert top >= bar, (top, bar)
+    assert seen(p, cell) is True
+
+
+def test_an_across_answer_picked_near_a_sideways_grids_edge_shows_whole(open_page):
+    """A phone's sideways-scrolling grid showed only the first two squares of an answer picked from the list
+    near its right edge; the rest came into view one typed letter at a time."""
+    p = open_page("world-capitals", **PHONE)
+    assert p.page.evaluate("document.getElementById('player').classList.contains('grid-scrolls')")
+    width = p.page.evaluate("document.querySelector('.grid-scroll').clientWidth")
+    cell_px = p.page.evaluate(f"document.getElementById('{cell_id(p.layout.across[0].cells()[0])}').offsetWidth")
+    fits = [q for q in p.layout.across if (len(q.answer) + 2) * cell_px < width]
+    q = max(fits, key=lambda q: q.cells()[-1][1])  # the one reaching furthest right
+    p.page.evaluate("document.querySelector('.grid-scroll').scrollLeft = 0")
+    p.page.tap(f"#clue-across-{q.number} .clue-button")
+    assert p.active_clue() == f"clue-across-{q.number}"
+    for cell in q.cells():
+        assert seen(p, f"#{cell_id(cell)}") is True, (q.answer, cell, seen(p, f"#{cell_id(cell)}"))

@@ -158,6 +158,12 @@
     pauseCover.hidden = !paused;
     // out of reach while paused: the letters and clues are hidden from sight, and from screen readers
     hiddenWhilePaused.forEach(function (el) { el.inert = paused; if (paused) el.setAttribute('aria-hidden', 'true'); else el.removeAttribute('aria-hidden'); });
+    // the tools' menus wait too (Check, Reveal and Clear would act on a grid out of sight): they do not open
+    menus.forEach(function (m) {
+      if (paused) m.open = false;
+      var button = m.querySelector('summary');
+      if (paused) button.setAttribute('aria-disabled', 'true'); else button.removeAttribute('aria-disabled');
+    });
     pauseBtn.textContent = paused ? 'Resume' : 'Pause';  // its name says what it does: not also a pressed toggle
     if (paused) {
       stopTimer();
@@ -487,6 +493,13 @@
     if (r.bottom > bottom) window.scrollBy(0, Math.min(r.bottom - bottom, r.top - top));
     else if (r.top < top) window.scrollBy(0, r.top - top);
   }
+  // The phone's clue bar, stuck to the top of the screen, grows with its clue (three lines; all of it,
+  // unfolded): a square it has grown over comes back into sight below it.
+  function clearOfBar(el) {
+    if (getComputedStyle(clueBar).position !== 'sticky') return;
+    var under = clueBar.getBoundingClientRect().bottom + 4 - el.getBoundingClientRect().top;
+    if (under > 0) window.scrollBy(0, -under);
+  }
   // The phone's clue bar sticks to the top of the layout viewport; where the keyboard has pushed the
   // part that shows down from there (iOS does), it sticks to the top of that part instead.
   function stickBar() {
@@ -502,15 +515,20 @@
   var pointing = false;
   function showSelection(scrollToCell) {
     if (!cur) return;
+    var entry = currentEntry(), cross = cur[other(dir)];
     if (scrollToCell && !pointing) {
       // the cells' top scroll margin clears the clue bar, which sticks to the top on phones and
       // grows with a long clue: measure it now, as it is
       var sticky = getComputedStyle(clueBar).position === 'sticky';
       player.style.setProperty('--bar-room', sticky ? (clueBar.offsetHeight + 8) + 'px' : '0px');
+      // in a grid that scrolls sideways, as much of an across answer as fits, from the cursor on: its
+      // end first, then the cursor (a clue picked near the right edge showed its first two squares)
+      if (dir === 'across' && player.classList.contains('grid-scrolls')) {
+        entry.cells[entry.cells.length - 1].el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      }
       cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       keepInSight(cur.el);
     }
-    var entry = currentEntry(), cross = cur[other(dir)];
     if (cross) scrollClueIntoView(cross.li);
     if (entry) scrollClueIntoView(entry.li);
   }
@@ -641,6 +659,7 @@
   function backspace() {
     if (!cur || userPaused) return;
     keyStatus();
+    if (solved) return;  // as typing: a finished grid erases nothing (keyStatus says why), and the cursor stays put
     var entry = currentEntry();
     if (cur.letter && !locked(cur)) {
       setLetter(cur, '');
@@ -846,7 +865,24 @@
   var fieldText = '';      // the field's letters as last seen
   var composed = [];       // what each letter of fieldText changed: {cell, dir, letter, wrong}
 
-  function lettersOf(text) { return text.normalize('NFD').replace(/[^A-Za-z]/g, '').toUpperCase(); }
+  // Typed or pasted text as the grid spells it, folded a character at a time as the build folds an
+  // answer (site_builder/source.py, fold_letter): accents dropped (é: E), and the letters with a
+  // spelling of their own in A to Z (ß: SS, Ø: O, Æ: AE) taken from FOLDS, the build's _SPECIAL_FOLDS
+  // (escaped; a test holds the two equal). Anything else (a digit, a space, another script) is dropped.
+  var FOLDS = {
+    '\u00df': 'SS', '\u1e9e': 'SS', '\u00c6': 'AE', '\u0152': 'OE', '\u00d8': 'O', '\u00d0': 'D',
+    '\u00de': 'TH', '\u0141': 'L', '\u0110': 'D', '\u0131': 'I', '\u0126': 'H', '\u0166': 'T', '\u014a': 'NG',
+    '\u018f': 'E', '\u0190': 'E', '\u0138': 'K', '\u0191': 'F', '\u0197': 'I', '\u0244': 'U', '\u01b5': 'Z',
+    '\u013f': 'L', '\u0189': 'D', '\u0186': 'O'
+  };
+  function lettersOf(text) {
+    var out = '';
+    for (var ch of text) {
+      var up = ch.toUpperCase();
+      out += Object.prototype.hasOwnProperty.call(FOLDS, up) ? FOLDS[up] : up.normalize('NFKD').replace(/[^A-Z]/g, '');
+    }
+    return out;
+  }
 
   function takeField() {
     var now = lettersOf(input.value);
@@ -963,10 +999,7 @@
     var moved = el.getBoundingClientRect().top - top;
     if (moved) window.scrollBy(0, moved);
     // unless the bar, stuck to the top of a phone's screen, has grown over the square: then in sight first
-    if (getComputedStyle(clueBar).position === 'sticky') {
-      var under = clueBar.getBoundingClientRect().bottom + 4 - el.getBoundingClientRect().top;
-      if (under > 0) window.scrollBy(0, -under);
-    }
+    clearOfBar(el);
     save();
   });
   // Keep focus in the input when a cell is pressed (no flicker of the focus ring).
@@ -1132,6 +1165,7 @@
   // Menus: one open at a time; Escape or a click elsewhere closes them.
   var menus = Array.prototype.slice.call(player.querySelectorAll('details.menu'));
   menus.forEach(function (menu) {
+    menu.querySelector('summary').addEventListener('click', function (e) { if (userPaused) e.preventDefault(); });
     menu.addEventListener('toggle', function () {
       if (menu.open) menus.forEach(function (m) { if (m !== menu) m.open = false; });
       if (menu.open) fitMenu(menu);
@@ -1190,6 +1224,7 @@
   barText.addEventListener('click', function () {
     say('');  // a tap, as on the grid: the message has been seen
     clueBar.classList.toggle('open');
+    if (cur) clearOfBar(cur.el);  // unfolded, it grows down over the page: over the square being filled, once
     if (barHadKeys && document.activeElement !== input) input.focus({ preventScroll: true });
     barHadKeys = false;
   });
