@@ -89,6 +89,25 @@ def test_the_years_bar_marks_the_year_being_read(archive, browser):
         context.close()
 
 
+def test_a_tapped_year_does_not_keep_looking_like_the_year_in_view(archive, browser):
+    """A touch screen keeps :hover on the last link tapped: the year tapped kept its dark border after the
+    page was scrolled to another year, as if it were still the year being read."""
+    context = browser.new_context(viewport={"width": 390, "height": 500}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto((archive / "index.html").as_uri())
+        year = "nav.years a[href='#y2025']"
+        plain = page.eval_on_selector(year, "a => getComputedStyle(a).borderTopColor")
+        page.tap(year)
+        page.wait_for_function(f"document.querySelector(\"{year}\").hasAttribute('aria-current')")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_function(f"!document.querySelector(\"{year}\").hasAttribute('aria-current')")
+        assert page.eval_on_selector(year, "a => a.matches(':hover')")  # the browser does keep it hovered
+        assert page.eval_on_selector(year, "a => getComputedStyle(a).borderTopColor") == plain
+    finally:
+        context.close()
+
+
 def test_the_finder_narrows_the_cards_by_their_words(archive, page):
     page.goto((archive / "index.html").as_uri())
     assert page.is_visible(".finder") and shown(page) == ["Allotment", "Second Helping", "Crème de la Crème"]
