@@ -22,7 +22,7 @@ from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError,
 from .layout import STRATEGIES, layout_puzzle, left_out_reasons, params_for, with_references
 from .render import exports
 from .render import text as text_render
-from .source import puzzle_sources, read_puzzle
+from .source import RESERVED_SLUGS, puzzle_sources, read_puzzle
 
 
 def _print_error(exc: CrosswordError) -> None:
@@ -312,7 +312,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         published = [slug for slug, _ in result.failed if slug not in result.failed_drafts]
         drafts = [slug for slug, _ in result.failed if slug in result.failed_drafts]
         said = []
-        kept = [slug for slug in published if (folder / slug).is_dir()]
+        # the site's own folders (public/tags/, public/static/) are no outputs of a puzzle named after them
+        kept = [slug for slug in published if (folder / slug).is_dir() and slug not in RESERVED_SLUGS]
         new = [slug for slug in published if slug not in kept]
         if kept:
             said.append(f"{', '.join(kept)}; {'their' if len(kept) > 1 else 'its'} previous outputs are kept")
@@ -401,9 +402,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     if temps == len(drifts):  # a killed build's: ignored by git, so `git rm` would find nothing
         fix = "they are a stopped build's temporary files: `make site` deletes them"
     elif stale == len(drifts):
-        fix = "the build does not make them: delete them (git rm) and commit"
+        fix = "the build does not make them: delete them (`git rm` those committed) and commit"
     elif stale:
-        fix = f"run `make site`, delete the {stale} file(s) the build does not make (git rm), and commit public/"
+        fix = f"run `make site`, delete the {stale} file(s) the build does not make (`git rm` those committed), and commit public/"
     else:
         fix = ("run `make site` and commit public/ (if it finds nothing to do, `crossword build --force`: check lays "
                "every puzzle out afresh, and the build may have taken a layout from .cache/ that no longer comes out)")
@@ -430,14 +431,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     gen = sub.add_parser("generate", help="lay out one word list and print or write it")
     gen.add_argument("--words", required=True, metavar="FILE", help="a puzzle file, or a plain list of 'ANSWER | clue' lines")
-    gen.add_argument("--text", action="store_true", help="print the puzzle as text (the default)")
-    gen.add_argument("--solution", action="store_true", help="print the text with the letters filled in")
-    gen.add_argument("--json", action="store_true", help="print the layout as JSON (the crossword-layout-generator format: README, JSON layout)")
-    gen.add_argument("--out-dir", metavar="DIR", help="write the outputs into DIR")
-    gen.add_argument(
+    # one thing to print: two of these asked at once was one of them printed, silently
+    printed = gen.add_mutually_exclusive_group()
+    printed.add_argument("--text", action="store_true", help="print the puzzle as text (the default)")
+    printed.add_argument("--solution", action="store_true", help="print the text with the letters filled in")
+    printed.add_argument("--json", action="store_true", help="print the layout as JSON (the crossword-layout-generator format: README, JSON layout)")
+    printed.add_argument(
         "--format", choices=list(STDOUT_FORMATS),
         help="print one format to stdout: text, solution, json, ipuz, puz (binary; not to a terminal), xd or md",
     )
+    gen.add_argument("--out-dir", metavar="DIR", help="write the outputs into DIR")
     gen.add_argument("--seed", type=_front_matter_range("seed"), help="use this one seed instead of searching")
     gen.add_argument(
         "--seeds", type=_front_matter_range("seeds"), help="how many seeds to search (default: front matter, else 200)"

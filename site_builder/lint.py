@@ -407,7 +407,12 @@ def lint_file(path: str | Path) -> list[Diagnostic]:
         out.append(_from_error(e))
     parsed = parse_source(text, path=shown)
     out.extend(_from_error(e) for e in parsed.errors)
-    out.extend(check_entries(shown, parsed.entries, parsed.lines, str(parsed.meta.get("strategy") or "")))
+    strategy = str(parsed.meta.get("strategy") or "")
+    out.extend(check_entries(shown, parsed.entries, parsed.lines, strategy))
+    if len(parsed.entries) == 1 and not parsed.errors and strategy != "adjacency":  # (adjacency's fill may cross it)
+        out.append(Diagnostic(shown, parsed.entries[0].line, None, WARNING, (
+            "the puzzle has one answer, so nothing can cross it: the grid holds that word alone; add answers "
+            "that share letters with it"), "no-crossing"))
     out.extend(check_front_matter(shown, parsed.meta, parsed.lines))
     out.extend(check_puz_text(shown, parsed.meta, parsed.entries, parsed.lines))
     out.extend(check_room(shown, parsed.meta, parsed.entries, parsed.lines))

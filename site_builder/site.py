@@ -684,7 +684,11 @@ def build_site(
         for name, data in sorted(site_files().items()):
             if write_atomic(out / name, data):
                 result.written.append(out / name)
-        report(f"index  kept as it was: {len(failed_slugs)} puzzle(s) failed")
+        # and the pages of puzzles gone or made drafts stay up with it, linked from it, until every one builds
+        waiting = [d.name for d in _stale_folders(out, published | {slug for slug, _ in result.failed})]
+        held = (f"; {', '.join(waiting)} stay{'s' if len(waiting) == 1 else ''} on the site until then "
+                "(gone from puzzles/ or made a draft)") if waiting else ""
+        report(f"index  kept as it was: {len(failed_slugs)} puzzle(s) failed{held}")
     return result
 
 
@@ -857,6 +861,20 @@ def _is_layout_json(path: Path) -> bool:
     return isinstance(data, dict) and {"table", "result", "strategy", "crossings"} <= set(data)
 
 
+def _stale_folders(out: Path, published: set[str]):
+    """The puzzle folders of public/ whose puzzle is not in `published` (see `_remove_stale`)."""
+    if not out.exists():
+        return
+    for d in sorted(out.iterdir()):
+        if not d.is_dir() or d.is_symlink() or d.name in published or d.name in ("static", "tags"):
+            continue
+        names = {f.name for f in d.iterdir()}
+        # the JSON is written first and the page among the last: a folder a stopped build left has the JSON
+        if f"{d.name}.json" in names and names & {"index.html", f"{d.name}.svg", f"{d.name}.ipuz"} and \
+                _is_layout_json(d / f"{d.name}.json"):
+            yield d
+
+
 def _remove_stale(out: Path, published: set[str], state: Path | None = None,
                   report: Callable[[str], None] = lambda line: None) -> list[str]:
     """Delete the outputs in puzzle folders of public/ whose puzzle is gone or now a draft, and each
@@ -868,30 +886,21 @@ def _remove_stale(out: Path, published: set[str], state: Path | None = None,
     build's own files go (`_owned`): an author's notes in the folder stay, and so does the folder.
     """
     removed = []
-    if not out.exists():
-        return removed
-    for d in sorted(out.iterdir()):
-        if not d.is_dir() or d.is_symlink() or d.name in published or d.name in ("static", "tags"):
-            continue
-        names = {f.name for f in d.iterdir()}
-        # the JSON is written first and the page among the last: a folder a stopped build left has the JSON
-        ours = f"{d.name}.json" in names and names & {"index.html", f"{d.name}.svg", f"{d.name}.ipuz"} and \
-            _is_layout_json(d / f"{d.name}.json")
-        if ours:
-            # the build's own files go; a file or folder of the author's own keeps the folder (and itself)
-            try:
-                for f in _owned(d, d.name, _recorded_names(state, d.name) if state is not None else set()):
-                    f.unlink()
-                kept = sorted(f.name for f in d.iterdir())
-                if not kept:
-                    d.rmdir()
-            except OSError as exc:
-                raise FileSystemError(exc, d) from exc
-            removed.append(d.name)
-            if kept:
-                shown = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
-                report(f"keep   {d.name}/: {shown}, not made by the build (delete {'it' if len(kept) == 1 else 'them'} "
-                       "if no longer wanted)")
+    for d in _stale_folders(out, published):
+        # the build's own files go; a file or folder of the author's own keeps the folder (and itself)
+        try:
+            for f in _owned(d, d.name, _recorded_names(state, d.name) if state is not None else set()):
+                f.unlink()
+            kept = sorted(f.name for f in d.iterdir())
+            if not kept:
+                d.rmdir()
+        except OSError as exc:
+            raise FileSystemError(exc, d) from exc
+        removed.append(d.name)
+        if kept:
+            shown = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
+            report(f"keep   {d.name}/: {shown}, not made by the build (delete {'it' if len(kept) == 1 else 'them'} "
+                   "if no longer wanted)")
     return removed
 
 

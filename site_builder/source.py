@@ -391,7 +391,11 @@ def _unclosed(exc: yaml.YAMLError, text: str) -> tuple[str, Any] | None:
     no closing character anywhere after it (a closed one with a slip inside keeps YAML's own place)."""
     context = getattr(exc, "context", None) or ""
     ctx, mark = getattr(exc, "context_mark", None), getattr(exc, "problem_mark", None)
-    if ctx is None or mark is None or ctx.line >= mark.line:
+    if ctx is None or mark is None or ctx.line > mark.line:
+        return None
+    if ctx.line == mark.line and (text[mark.index:].strip() or "flow" not in context):
+        # YAML stopped on the opening line itself: a slip there, at YAML's place, unless a bracket runs to
+        # the end of the block (a quote left open on the last line is a slip `_slip` names)
         return None
     for kind, advice in _UNCLOSED.items():
         if kind in context:
@@ -528,11 +532,12 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         if opened is not None and mark is not None:
             # YAML notices an unclosed bracket or quote only on a later line: point at where it opened
             what, ctx = opened
+            reads = "the end of the front matter" if ctx.line == mark.line else f"line {offset + mark.line}"
             errors.append(
                 PuzzleError(
                     path,
                     offset + ctx.line,
-                    f"front matter is not valid YAML: {what} (YAML reads on to line {offset + mark.line}: {problem})",
+                    f"front matter is not valid YAML: {what} (YAML reads on to {reads}: {problem})",
                     col=ctx.column + 1,
                 )
             )
@@ -750,13 +755,18 @@ def unread_sources(folder: Path) -> list[str]:
     return out
 
 
+_DOCUMENT_EXTENSIONS = re.compile(r"(\.(txt|text|md|markdown|yaml|yml|rtf|docx?|odt|pages))+$", re.I)
+
+
 def slug_for(path: str | Path) -> str:
     p = Path(path)
     slug = p.stem if p.suffix == ".txt" else p.name
     if not SLUG_RE.match(slug):
+        # a second extension (`draft.txt.txt`, which a system hiding extensions makes; `notes.md.txt`) is dropped
+        base = _DOCUMENT_EXTENSIONS.sub("", slug) or slug
         raise PuzzleError(
             path, None, f"file name '{p.name}' must be lowercase letters, digits and single hyphens between them, "
-            "ending in .txt" + (f"; rename it {fix}.txt" if (fix := ascii_name(slug)[:MAX_SLUG].strip("-")) and fix != slug
+            "ending in .txt" + (f"; rename it {fix}.txt" if (fix := ascii_name(base)[:MAX_SLUG].strip("-")) and fix != slug
                                 and fix not in RESERVED_SLUGS else " (e.g. twin-peaks.txt)")
         )
     if len(slug) > MAX_SLUG:

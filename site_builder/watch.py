@@ -705,7 +705,7 @@ class Watcher:
             done.append(f"failed: {_names(failed)}, {note}")
         if not done:
             unchanged = len(run.quick.unchanged) if run.quick else 0
-            done.append(f"up to date, {unchanged} puzzles" if first else "no output changed")
+            done.append(f"up to date, {unchanged} puzzle{'s' if unchanged != 1 else ''}" if first else "no output changed")
         if run.quick is not None and run.full is not None and run.full.built:
             timing = f"page {run.quick_s:.2f} s, all outputs {run.full_s:.2f} s"
         elif run.full_s is not None:

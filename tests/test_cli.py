@@ -295,7 +295,7 @@ def test_check_says_to_delete_a_file_the_build_does_not_make(tmp_path):
     assert run("build", "--root", str(root)).returncode == 0
     (root / "public" / "small" / "stray.html").write_text("hand-made")
     r = run("check", "--root", str(root))
-    assert r.returncode == 1 and "delete them (git rm)" in r.stderr and "make site" not in r.stderr, r.stderr
+    assert r.returncode == 1 and "delete them (`git rm` those committed)" in r.stderr and "make site" not in r.stderr, r.stderr
     # no source makes it: not "stale (from site (templates, ...))", as if the site's templates did
     assert "drift: public/small/stray.html: not made by the build\n" in r.stdout, r.stdout
     (root / "public" / "small" / "stray.html").unlink()
@@ -714,6 +714,39 @@ def test_a_failed_build_says_which_failed_puzzles_had_no_outputs_to_keep(tmp_pat
     assert r.returncode == 2
     assert ("error: 2 puzzle(s) failed: small; its previous outputs are kept; fresh, on no page until fixed "
             "(no outputs from before)") in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("flags", [("--json", "--solution"), ("--format", "xd", "--solution"), ("--text", "--json")])
+def test_generate_refuses_two_things_to_print(flags):
+    # `--json --solution` printed the JSON alone, and `--format xd --solution` the xd: one was dropped unsaid
+    r = run("generate", "--words", TP, "--seed", "3", *flags)
+    assert r.returncode == 2 and "not allowed with argument" in r.stderr and r.stdout == "", r.stderr
+
+
+def test_a_new_puzzle_named_for_a_folder_of_the_site_has_no_outputs_to_keep(tmp_path):
+    # public/static/ holds the site's styles and scripts: no outputs of a puzzle file named static.txt
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    assert run("build", "--root", str(root), "--jobs", "1").returncode == 0
+    assert (root / "public" / "static").is_dir()
+    (root / "puzzles" / "static.txt").write_text(SMALL_PUZZLE)
+    r = run("build", "--root", str(root), "--jobs", "1")
+    assert r.returncode == 2 and "file name 'static.txt' is taken" in r.stderr, r.stderr
+    assert "error: 1 puzzle(s) failed: static, on no page until fixed (no outputs from before)" in r.stderr, r.stderr
+
+
+def test_a_removed_puzzle_waiting_on_a_failed_one_is_named(tmp_path):
+    """A puzzle deleted while another fails stays on the site (the index, which links it, is kept as it was):
+    the build said nothing of it, and removed it only at the next good build."""
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE, "other.txt": SMALL_PUZZLE.replace("title: ", "title: Other ")})
+    assert run("build", "--root", str(root), "--jobs", "1").returncode == 0
+    (root / "puzzles" / "other.txt").unlink()
+    (root / "puzzles" / "small.txt").write_text(SMALL_PUZZLE.replace("HELLO | Greeting", "HELLO - Greeting"))
+    r = run("build", "--root", str(root), "--jobs", "1")
+    assert r.returncode == 2 and (root / "public" / "other").is_dir()
+    assert "index  kept as it was: 1 puzzle(s) failed; other stays on the site until then" in r.stdout, r.stdout
+    (root / "puzzles" / "small.txt").write_text(SMALL_PUZZLE)
+    r = run("build", "--root", str(root), "--jobs", "1")
+    assert r.returncode == 0 and "remove other" in r.stdout and not (root / "public" / "other").exists()
 
 
 def test_generate_into_a_folder_with_a_folder_where_an_output_goes_writes_none(tmp_path):

@@ -389,6 +389,12 @@ def test_an_answer_sharing_no_letter_and_a_long_title_are_warned_of(tmp_path):
     f.write_text("---\ntitle: None\ndate: 2026-05-06\n---\nBASIL | Herb\nTHYME | Herb too\n")
     (only,) = [d for d in lint_file(f) if d.level == "warning"]
     assert only.code == "no-crossing" and only.line == 5 and "the grid holds one answer alone" in only.message
+    # one answer alone in the file: said too (it was published without a word)
+    f.write_text("---\ntitle: One\ndate: 2026-05-06\n---\nWHISK | Wire tool\n")
+    (only,) = [d for d in lint_file(f) if d.level == "warning"]
+    assert only.code == "no-crossing" and only.line == 5 and "the puzzle has one answer" in only.message
+    f.write_text("---\ntitle: One\ndate: 2026-05-06\nstrategy: adjacency\n---\nWHISK | Wire tool\n")
+    assert not [d for d in lint_file(f) if d.level == "warning"]
 
 
 def test_a_shared_stem_names_both_words_not_the_longer_as_shared(tmp_path):

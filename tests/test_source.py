@@ -178,6 +178,15 @@ def test_unclosed_bracket_or_quote_points_at_where_it_opened(front, col, fragmen
     assert fragment in errs[0] and "line 5" in errs[0], errs
 
 
+@pytest.mark.parametrize("front, col, fragment", [("tags: [tv, mystery\n", 7, "'[' here is never closed"),
+                                                  ("extra: {a: 1\n", 8, "'{' here is never closed")])
+def test_an_unclosed_bracket_on_the_front_matters_last_line_is_named(front, col, fragment):
+    # the README's own example with its ']' dropped: YAML stops on the bracket's own line, at the block's end
+    errs = errors_of("---\ntitle: T\ndate: 2026-01-02\n" + front + "---\nABC | x\n")
+    assert errs[0].startswith(f"p.txt:4:{col}: front matter is not valid YAML: "), errs
+    assert fragment in errs[0] and "the end of the front matter" in errs[0], errs
+
+
 def test_no_entries_names_the_file():
     errs = errors_of(HEAD + "# nothing\n")
     assert errs == ["p.txt: no entries; add lines like 'ANSWER | clue' after the front matter"]
@@ -522,7 +531,10 @@ def test_front_matter_without_its_opening_line_is_one_error_not_one_per_key():
 
 
 @pytest.mark.parametrize("name, fix", [("new four.txt", "new-four.txt"), ("cheese_board2.txt", "cheese-board2.txt"),
-                                       ("東京.txt", "e.g. twin-peaks.txt")])
+                                       ("東京.txt", "e.g. twin-peaks.txt"),
+                                       # a second extension, from a system that hides them, is dropped
+                                       ("draft-three.txt.txt", "rename it draft-three.txt"),
+                                       ("notes.md.txt", "rename it notes.txt"), ("a.b.txt", "rename it a-b.txt")])
 def test_a_bad_file_name_is_given_one_that_would_do(name, fix):
     with pytest.raises(PuzzleError, match=re.escape(fix)):
         slug_for(name)
