@@ -220,3 +220,16 @@ def test_a_clue_wraps_with_its_enumeration_on_its_last_words_line():
     # a last word and enumeration wider than the line still wrap apart, never by characters
     assert wrap("Go Supercalifragilistic (20)", "serif", 16, text_width("Supercalifragilistic", "serif", 16) + 1,
                 keep_last=True) == ["Go", "Supercalifragilistic", "(20)"]
+
+
+def test_a_word_too_long_for_its_line_breaks_after_a_hyphen_where_one_fits():
+    """A long hyphenated title was cut mid-letters ('Antidisestabli' / 'shmentarianism-') in the pictures,
+    where the PDF breaks after its hyphens."""
+    from site_builder.render.svg import wrap
+
+    title = "Supercalifragilisticexpialidocious-Antidisestablishmentarianism-Floccinaucinihilipilification"
+    assert wrap(title, "serif-bold", 32, 720) == [
+        "Supercalifragilisticexpialidocious-", "Antidisestablishmentarianism-", "Floccinaucinihilipilification"]
+    # without one, by characters, every line filled
+    lines = wrap("Antidisestablishmentarianism" * 2, "serif-bold", 32, 300)
+    assert "".join(lines) == "Antidisestablishmentarianism" * 2 and len(lines) == 4

@@ -197,7 +197,8 @@ def standalone_grid_svg(
 
 
 def wrap(text: str, face: str, size: float, width: float, keep_last: bool = False) -> list[str]:
-    """Greedy word wrap at the font's metrics; a word wider than the line is split by characters.
+    """Greedy word wrap at the font's metrics; a word wider than the line is split after its last hyphen
+    that fits, or else by characters.
 
     `keep_last` keeps the last two words on one line where they fit on one: a clue's last word and its
     enumeration, so "(8)" never starts a line alone (the page and the PDF join them with a no-break space).
@@ -220,6 +221,9 @@ def wrap(text: str, face: str, size: float, width: float, keep_last: bool = Fals
             cut = 1
             while cut < len(word) and m.width(word[: cut + 1], size) <= width:
                 cut += 1
+            hyphen = max(word.rfind(mark, 1, cut) for mark in "-\u2010\u2013/")
+            if hyphen > 0:  # after the last hyphen (or dash, or slash) that fits, as the page and the PDF break
+                cut = hyphen + 1
             lines.append(word[:cut])
             word = word[cut:]
         line = word
