@@ -245,7 +245,8 @@ def _check_value(key: str, value: Any) -> Any:
                 raise ValueError(text)
             return _dt.date.fromisoformat(text)
         except ValueError:
-            raise ValueError(f"'date' must be an ISO date like 2026-11-30, not {_as_yaml(value)}") from None
+            raise ValueError(f"'date' must be an ISO date like 2026-11-30, not {_as_yaml(value)}"
+                             + _lookalikes(text, r"\d{4}-\d{2}-\d{2}")) from None
     if kind == "tags":
         if value is None:  # `tags:` with nothing after it: no tags
             return ()
@@ -410,6 +411,22 @@ def _unclosed(exc: yaml.YAMLError, text: str) -> tuple[str, Any] | None:
     return None
 
 
+# what an input method or a word processor puts where ':' and '-' go, looking much the same
+_COLONS = "\uff1a\ufe55\ufe13\u2236\ua789"
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d"
+
+
+def _lookalikes(text: str, pattern: str) -> str:
+    """'; it has ... where ... goes' for a value that would match `pattern` but for characters that look like
+    the plain ones (a non-breaking hyphen, full-width digits): the value reads right, so say which; else ''."""
+    plain = "".join("-" if ch in _DASHES else ch for ch in unicodedata.normalize("NFKC", text))
+    if plain == text or not re.fullmatch(pattern, plain):
+        return ""
+    odd = next(ch for ch in text if not ch.isascii())
+    meant = "-" if odd in _DASHES else unicodedata.normalize("NFKC", odd)
+    return f"; it has '{odd}' ({unicodedata.name(odd, 'U+%04X' % ord(odd)).lower()}) where '{meant}' goes: type the plain one"
+
+
 # characters YAML reads as syntax at the start of a plain value (`@` and the backtick are reserved)
 _VALUE_STARTS = {"@": "'@'", "`": "a backtick", "%": "'%'", "|": "'|'", ">": "'>'", "-": "'-'", "?": "'?'",
                  "!": "'!'", "&": "'&'", "*": "'*'"}
@@ -470,6 +487,11 @@ def _slip(lines: list[str], start: int, end: int, stop: int, depth: int = 0, fir
                 return i + 1, len(key) + len(space) + 1, f"write '{key}: value' with a colon and a space after it"
             continue
         if not sep:
+            colon = next((ch for ch in _COLONS if ch in key), None)
+            if colon and mends(i, line.replace(colon, ": ", 1)):
+                return i + 1, line.index(colon) + 1, (
+                    f"'{key.partition(colon)[0]}' is followed by '{colon}' ({unicodedata.name(colon).lower()}) where "
+                    "':' goes; type the plain ':'")
             if mends(i, f"{key}: {rest}"):
                 return i + 1, 1, (f"'{text[:40]}' has no ':' after its key; write 'key: value', like "
                                   "'author: Jane Doe' (a value that goes on over more lines needs them indented)")

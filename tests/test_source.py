@@ -516,6 +516,14 @@ def test_a_broken_link_a_utf32_file_and_a_fullwidth_bar_say_what_they_are(tmp_pa
      ':4:9: front matter is not valid YAML: the quote here is never closed; end the value with the same quote mark (")'),
     # a reference one letter off an answer
     (HEAD + "THESEUS | Hero\nMINOTAUR | Killed by [[Thesus]]\n", "names no answer of this puzzle (did you mean [[THESEUS]]?)"),
+    # characters that look like the plain ones, which the message itself would show unchanged
+    ("---\ntitle: T\ndate: 2026\u201111\u201120\n---\nCAT | Pet\nACT | Deed\n",
+     ":3:7: 'date' must be an ISO date like 2026-11-30, not '2026\u201111\u201120'; it has '\u2011' (non-breaking hyphen) "
+     "where '-' goes: type the plain one"),
+    ("---\ntitle: T\ndate: \uff12\uff10\uff12\uff16-01-01\n---\nCAT | Pet\nACT | Deed\n",
+     "it has '\uff12' (fullwidth digit two) where '2' goes"),
+    ("---\ntitle: T\ndate\uff1a 2026-11-20\n---\nCAT | Pet\nACT | Deed\n",
+     ":3:5: front matter is not valid YAML: 'date' is followed by '\uff1a' (fullwidth colon) where ':' goes; type the plain ':'"),
 ])
 def test_an_authors_slips_are_told_what_was_meant(text, expect):
     assert any(expect in e for e in errors_of(text)), errors_of(text)
