@@ -61,6 +61,7 @@ SMØRREBRØD | Danish open sandwich
 ÞORSMÖRK | Icelandic valley
 ROSE | Flower
 DOOR | Entrance
+WELL-TO-DO | Rich, as a family whose clue runs on long enough to fill the clue bar of a narrow phone twice
 """
 
 
@@ -2158,7 +2159,7 @@ def test_letters_with_a_spelling_of_their_own_go_in_as_the_grid_spells_them(open
     from site_builder.source import fold_letter
 
     words = [line.split("|")[0].strip() for line in OWN_LETTERS.split("---\n")[2].splitlines()]
-    spelled = {"".join(fold_letter(ch) for ch in word): word for word in words}
+    spelled = {re.sub("[^A-Z]", "", "".join(fold_letter(ch) for ch in word)): word for word in words}
     assert set(spelled) == {q.answer for q in p.layout.placements}
     for q in p.layout.placements:
         p.page.click(f"#clue-{q.direction.value}-{q.number} .clue-button")
@@ -2199,6 +2200,8 @@ def test_paused_clues_show_no_text_and_the_menus_wait(open_page, forced):
     colours = p.page.evaluate(f"""() => [...document.querySelectorAll('{texts}')]
         .filter(el => el.textContent.trim()).map(el => getComputedStyle(el).color)""")
     assert len(colours) >= 2 * len(p.layout.placements) and set(colours) == {"rgba(0, 0, 0, 0)"}, set(colours)
+    dimmed = p.page.evaluate("[...document.querySelectorAll('.clue-step')].map(b => +getComputedStyle(b).opacity)")
+    assert len(dimmed) == 2 and max(dimmed) < 0.6, dimmed  # the bar's arrows, which do nothing now, look it
     for menu in ("Check", "Reveal", "Clear"):
         summary = p.page.locator(f"summary:has-text('{menu}')")
         assert summary.get_attribute("aria-disabled") == "true"
@@ -2268,5 +2271,59 @@ def test_an_across_answer_picked_near_a_sideways_grids_edge_shows_whole(open_pag
     p.page.evaluate("document.querySelector('.grid-scroll').scrollLeft = 0")
     p.page.tap(f"#clue-across-{q.number} .clue-button")
     assert p.active_clue() == f"clue-across-{q.number}"
+    for cell in q.cells():
+        assert seen(p, f"#{cell_id(cell)}") is True, (q.answer, cell, seen(p, f"#{cell_id(cell)}"))
+
+
+def test_touch_sizes_go_to_any_touch_screen_a_laptops_too():
+    """A touch laptop reports its touchpad as the main pointer (pointer: fine) and its screen as another
+    (any-pointer: coarse): keyed to the main pointer, its tools stayed 31 px tall. Chromium's emulation
+    cannot make that mix, so the style sheets' conditions are read: every rule that sizes for a finger
+    asks whether any pointer is coarse."""
+    from site_builder.site import static_files
+
+    for name in ("static/player.css", "static/site.css"):
+        css = static_files()[name].decode()
+        conditions = re.findall(r"@media ([^{]*pointer[^{]*)\{", css)
+        sizing = [c.strip() for c in conditions if "hover" not in c]  # (hover: none) and (pointer: coarse): a hint
+        assert sizing and all(c == "(any-pointer: coarse)" for c in sizing), (name, conditions)
+
+
+def test_an_enumeration_is_never_broken_at_its_hyphen(open_page):
+    """At 320 px the phone's clue bar read '...across the Canadian line (3-' and '4,5)' on the next line."""
+    p = open_page("own-letters", viewport={"width": 420, "height": 700}, is_mobile=True, has_touch=True)
+    q = next(q for q in p.layout.placements if q.entry.enumeration == "4-2-2")
+    p.page.tap(f"#clue-{q.direction.value}-{q.number} .clue-button")
+    assert p.page.inner_text(".clue-bar-clue").endswith("(4-2-2)")
+    # the lines the characters of '(4-2-2)' sit on, in the bar and in the list
+    lines = """() => [document.querySelector('.clue-bar-clue'), document.querySelector('li.active .clue-text')].map(box => {
+        const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+        let text = '', nodes = [];
+        while (walk.nextNode()) { nodes.push([walk.currentNode, text.length]); text += walk.currentNode.data; }
+        const at = text.lastIndexOf('(4-2-2)'), tops = new Set();
+        for (let i = at; i < at + 7; i++) {
+            const [node, start] = nodes.filter(([n, s]) => s <= i).pop();
+            const range = document.createRange();
+            range.setStart(node, i - start); range.setEnd(node, i - start + 1);
+            tops.add(Math.round(range.getBoundingClientRect().top));
+        }
+        return tops.size;
+    })"""
+    for width in range(300, 421, 3):
+        p.page.set_viewport_size({"width": width, "height": 700})
+        assert p.page.evaluate(lines) == [1, 1], width
+
+
+def test_a_down_answer_picked_from_the_list_shows_whole(open_page):
+    """A Down clue tapped in the list beside the grid put the cursor on the answer's first square at the
+    window's foot, the rest below it."""
+    p = open_page("world-capitals", viewport={"width": 1280, "height": 700})
+    top = p.page.evaluate("document.querySelector('.grid').getBoundingClientRect().top + scrollY")
+    cell_px = p.page.evaluate(f"document.getElementById('{cell_id(p.layout.down[0].cells()[0])}').offsetHeight")
+    fits = [q for q in p.layout.down if (len(q.answer) + 2) * cell_px < 700]
+    q = max(fits, key=lambda q: q.cells()[-1][0])  # the one reaching lowest
+    p.page.evaluate(f"window.scrollTo(0, {top} + {q.cells()[0][0]} * {cell_px} - 700 + {cell_px} + 20)")  # its first square at the foot
+    p.page.click(f"#clue-down-{q.number} .clue-button")
+    assert p.active_clue() == f"clue-down-{q.number}"
     for cell in q.cells():
         assert seen(p, f"#{cell_id(cell)}") is True, (q.answer, cell, seen(p, f"#{cell_id(cell)}"))

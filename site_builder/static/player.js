@@ -521,9 +521,10 @@
       // grows with a long clue: measure it now, as it is
       var sticky = getComputedStyle(clueBar).position === 'sticky';
       player.style.setProperty('--bar-room', sticky ? (clueBar.offsetHeight + 8) + 'px' : '0px');
-      // in a grid that scrolls sideways, as much of an across answer as fits, from the cursor on: its
-      // end first, then the cursor (a clue picked near the right edge showed its first two squares)
-      if (dir === 'across' && player.classList.contains('grid-scrolls')) {
+      // as much of the answer as fits, from the cursor on: its end first, then the cursor. Across in a grid
+      // that scrolls sideways (a clue picked near the right edge showed its first two squares), and any
+      // answer picked from the clue list (a Down one showed its first square at the window's foot)
+      if (wholeWord || (dir === 'across' && player.classList.contains('grid-scrolls'))) {
         entry.cells[entry.cells.length - 1].el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       }
       cur.el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
@@ -599,9 +600,16 @@
     });
   }
 
+  // a clue picked from the list shows as much of its answer as fits (see showSelection), down ones too
+  var wholeWord = false;
   function selectEntry(entry, focus) {
-    select(firstEmpty(entry) || entry.cells[0], entry.dir);
-    if (focus) focusGrid();
+    wholeWord = true;
+    try {
+      select(firstEmpty(entry) || entry.cells[0], entry.dir);
+      if (focus) focusGrid();
+    } finally {
+      wholeWord = false;
+    }
     save();
   }
 
