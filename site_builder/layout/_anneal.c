@@ -14,9 +14,13 @@
  * cell, or -1.
  *
  * Spots are found from the letters already on the board: for each position
- * of the word, each cell holding that letter (a list per letter) and not yet
- * in a word of the direction tried gives one candidate start, checked once
- * (a stamp per start) by the rules of `grid.Grid.check`.
+ * of the word, each cell holding that letter and not yet in a word of the
+ * direction tried (a list per direction and letter) gives one candidate
+ * start, checked by the rules of `grid.Grid.check`, and kept once (a stamp per
+ * start). Where a row or column fits in 64 bits (window side <= 62), the
+ * check works on a bit per cell of the word's line (which cells hold a letter,
+ * which a word of the direction); otherwise cell by cell. Both keep the same
+ * spots, and the spots are sorted, so the order candidates come in is free.
  *
  * Build flags: -ffp-contract=off, so that no multiply-add is fused and every
  * sum rounds as Python's does.
@@ -48,9 +52,11 @@ static double rnd(Rng *r) { return (double)(next64(r) >> 11) / 9007199254740992.
 
 static uint64_t below(Rng *r, uint64_t n)
 {
-    uint64_t rem = (UINT64_MAX % n + 1) % n; /* 2**64 mod n */
     for (;;) {
         uint64_t x = next64(r);
+        if (x <= UINT64_MAX - n) /* below 2**64 - n, so below 2**64 - (2**64 mod n): taken */
+            return x % n;
+        uint64_t rem = (UINT64_MAX % n + 1) % n; /* 2**64 mod n */
         if (rem == 0 || x < (uint64_t)0 - rem)
             return x % n;
     }
@@ -84,6 +90,11 @@ typedef struct {
 } Spot;
 
 typedef struct {
+    int cell;
+    uint16_t r, c; /* its row and column */
+} FreeCell;
+
+typedef struct {
     int required;
     double key; /* length plus a seeded jitter */
     int id;
@@ -100,10 +111,19 @@ typedef struct {
     unsigned char *letters;
     int *owner[2];
     int *rowcnt, *colcnt;
-    /* the cells holding each letter code: by_letter[code * cells + i], i < nletter[code]; at[cell] is
-       the cell's index in its letter's list */
+    /* the cells holding each letter code that no word of direction d holds yet (the cells a word of
+       direction d may cross): free[d][base[code] + i], i < nfree[d][code]; fat[d][cell] is the cell's
+       index in its list, or -1 when the cell is in none. A code's list has room for every letter of
+       that code in the words (each word is on the board at most once). */
     int ncodes;
-    int *by_letter, *nletter, *at;
+    int *base, *nfree[2], *fat[2];
+    FreeCell *free_[2];
+    int *rowof, *colof; /* row and column of each cell */
+    /* When a line of the window fits in 64 bits (W <= 64), a bit per cell of each line for direction d
+       (rows for 0, columns for 1; bit = the cell's column or row): occ[d][line], the cells holding a
+       letter; own[d][line], the cells a word of direction d holds. */
+    int masks;
+    uint64_t *occ[2], *own[2];
     int *pos, *dir; /* start cell and direction of each word, pos -1 when off the board */
     int occupied, nplaced;
     /* search */
@@ -123,22 +143,72 @@ typedef struct {
 
 static int step_of(const Search *s, int d) { return d ? s->W : 1; }
 
+/* Take `cell` out of free[d] if it is there; its letter must still be on the board. */
+static inline void free_out(Search *s, int d, int cell)
+{
+    int i = s->fat[d][cell];
+    if (i < 0)
+        return;
+    int L = s->letters[cell];
+    FreeCell *list = s->free_[d] + s->base[L];
+    FreeCell last = list[--s->nfree[d][L]];
+    list[i] = last; /* the list's last cell takes this one's place */
+    s->fat[d][last.cell] = i;
+    s->fat[d][cell] = -1;
+}
+
+/* Put `cell` (at row r, column c) in or out of free[d] as it now does or does not hold a letter no word
+   of direction d holds. */
+static inline void free_sync(Search *s, int d, int cell, int r, int c)
+{
+    if (!s->letters[cell] || s->owner[d][cell] != -1) {
+        free_out(s, d, cell);
+    } else if (s->fat[d][cell] < 0) {
+        int L = s->letters[cell], i = s->nfree[d][L]++;
+        s->free_[d][s->base[L] + i] = (FreeCell){cell, (uint16_t)r, (uint16_t)c};
+        s->fat[d][cell] = i;
+    }
+}
+
+/* Set (on) or clear the bits of `cell` (row r, column c) in the masks: occ in both directions when
+   `letter`, own[d] always. */
+static inline void masks_put(Search *s, int d, int r, int c, int letter, int on)
+{
+    uint64_t rbit = (uint64_t)1 << r, cbit = (uint64_t)1 << c;
+    uint64_t *own = &s->own[d][d ? c : r], obit = d ? rbit : cbit;
+    if (on) {
+        *own |= obit;
+        if (letter) {
+            s->occ[0][r] |= cbit;
+            s->occ[1][c] |= rbit;
+        }
+    } else {
+        *own &= ~obit;
+        if (letter) {
+            s->occ[0][r] &= ~cbit;
+            s->occ[1][c] &= ~rbit;
+        }
+    }
+}
+
 static void board_place(Search *s, int w, int start, int d)
 {
-    int step = step_of(s, d), n = s->len[w], W = s->W;
+    int step = step_of(s, d), n = s->len[w];
     const unsigned char *code = s->code[w];
-    int cell = start;
-    for (int j = 0; j < n; j++, cell += step) {
-        if (!s->letters[cell]) {
+    int cell = start, r = s->rowof[start], c = s->colof[start];
+    for (int j = 0; j < n; j++, cell += step, r += d, c += 1 - d) {
+        int fresh = !s->letters[cell];
+        if (fresh) {
             s->letters[cell] = code[j];
-            int i = s->nletter[code[j]]++;
-            s->by_letter[code[j] * s->cells + i] = cell;
-            s->at[cell] = i;
             s->occupied++;
-            s->rowcnt[cell / W]++;
-            s->colcnt[cell % W]++;
+            s->rowcnt[r]++;
+            s->colcnt[c]++;
         }
         s->owner[d][cell] = w;
+        /* a new letter joins free[1 - d]; an old one leaves free[d]; nothing else changes */
+        free_sync(s, fresh ? 1 - d : d, cell, r, c);
+        if (s->masks)
+            masks_put(s, d, r, c, fresh, 1);
     }
     s->pos[w] = start;
     s->dir[w] = d;
@@ -147,21 +217,24 @@ static void board_place(Search *s, int w, int start, int d)
 
 static void board_remove(Search *s, int w)
 {
-    int d = s->dir[w], step = step_of(s, d), n = s->len[w], W = s->W;
+    int d = s->dir[w], step = step_of(s, d), n = s->len[w];
     int *other = s->owner[1 - d];
-    int cell = s->pos[w];
-    for (int j = 0; j < n; j++, cell += step) {
+    int cell = s->pos[w], r = s->rowof[cell], c = s->colof[cell];
+    for (int j = 0; j < n; j++, cell += step, r += d, c += 1 - d) {
         s->owner[d][cell] = -1;
-        if (other[cell] == -1) {
-            int L = s->letters[cell], *list = s->by_letter + L * s->cells;
-            int i = s->at[cell], last = list[--s->nletter[L]];
-            list[i] = last; /* the list's last cell takes this one's place */
-            s->at[last] = i;
+        int gone = other[cell] == -1;
+        if (gone) {
+            free_out(s, 0, cell);
+            free_out(s, 1, cell);
             s->letters[cell] = 0;
             s->occupied--;
-            s->rowcnt[cell / W]--;
-            s->colcnt[cell % W]--;
+            s->rowcnt[r]--;
+            s->colcnt[c]--;
+        } else {
+            free_sync(s, d, cell, r, c);
         }
+        if (s->masks)
+            masks_put(s, d, r, c, gone, 0);
     }
     s->pos[w] = -1;
     s->nplaced--;
@@ -295,6 +368,26 @@ static int spot_cmp(const void *pa, const void *pb)
     return a->d - b->d;
 }
 
+/* Small arrays are sorted by insertion, larger ones by qsort: every key sorted here is unique (spots by
+   start and direction, words by id), so both give the one sorted order. */
+#define SMALL_SORT 16
+#define INSERTION_SORT(type, a, n, cmp)                                                                     \
+    for (int i_ = 1; i_ < (n); i_++) {                                                                    \
+        type x_ = (a)[i_];                                                                                \
+        int j_ = i_;                                                                                      \
+        for (; j_ > 0 && cmp(&(a)[j_ - 1], &x_) > 0; j_--)                                                \
+            (a)[j_] = (a)[j_ - 1];                                                                        \
+        (a)[j_] = x_;                                                                                     \
+    }
+
+static void sort_spots(Spot *a, int n)
+{
+    if (n > SMALL_SORT)
+        qsort(a, n, sizeof(Spot), spot_cmp);
+    else
+        INSERTION_SORT(Spot, a, n, spot_cmp)
+}
+
 /* Every valid spot for word w, sorted by (crossings, start, direction), as `Board.spots`;
    box[4] receives the letters' bounds (see `bounds`) for the caller. The board must not be empty. */
 static int find_spots(Search *s, int w, int box[4])
@@ -326,22 +419,58 @@ static int find_spots(Search *s, int w, int box[4])
     int gen = s->gen, count = 0;
     const unsigned char *letters = s->letters;
     /* the order candidates come in does not matter: the spots are sorted */
-    for (int j = 0; j < n; j++) {
-        const int *list = s->by_letter + code[j] * s->cells;
-        for (int i = 0, m = s->nletter[code[j]]; i < m; i++) {
-            int cell = list[i];
-            for (int d = 0; d < 2; d++) {
-                if (s->owner[d][cell] != -1)
+    for (int d = 0; d < 2; d++) {
+        if (lim[d][1] < lim[d][0] || lim[d][3] < lim[d][2])
+            continue; /* no start in range */
+        int step = d ? W : 1, perp = d ? 1 : W;
+        const int *owner = s->owner[d], *nfree = s->nfree[d];
+        int *stamp = s->stamp[d];
+        for (int j = 0; j < n; j++) {
+            /* the start is j cells back: its row and column within lim[d], as unsigned ranges on the cell's */
+            unsigned rlo = (unsigned)(lim[d][0] + (d ? j : 0)), rspan = (unsigned)(lim[d][1] - lim[d][0]);
+            unsigned clo = (unsigned)(lim[d][2] + (d ? 0 : j)), cspan = (unsigned)(lim[d][3] - lim[d][2]);
+            const FreeCell *list = s->free_[d] + s->base[code[j]];
+            int m = nfree[code[j]];
+            if (s->masks) {
+                /* the same rules on the line's bits: no blocked cell under the word, no letter just
+                   before or after it, and the letters under it (crossable, as not blocked) the word's */
+                const uint64_t *occ = s->occ[d], *own = s->own[d];
+                uint64_t run = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1; /* (a shift by 64 is undefined) */
+                for (int i = 0; i < m; i++) {
+                    int cell = list[i].cell, r = list[i].r, c = list[i].c;
+                    /* one test for all: the start's range, then (meaningful only within it) the bits;
+                       line is a row or column of the window's inside either way */
+                    int outside = ((unsigned)r - rlo > rspan) | ((unsigned)c - clo > cspan);
+                    int line = d ? c : r, first = (d ? r : c) - j; /* the word's cells: bits first..first+n-1 */
+                    uint64_t under = run << (first & 63), here = occ[line];
+                    /* blocked: a letter a word of direction d holds, or an empty cell with a letter beside it */
+                    uint64_t blocked = (here & own[line]) | (~here & (occ[line - 1] | occ[line + 1]));
+                    if (outside | ((blocked & under) != 0) | ((here & ((under << 1) | (under >> 1)) & ~under) != 0))
+                        continue;
+                    int start = cell - j * step, cross = 0, ok = 1;
+                    for (uint64_t held = here & under; held; held &= held - 1) {
+                        int k = __builtin_ctzll(held) - first;
+                        if (letters[start + k * step] != code[k]) {
+                            ok = 0;
+                            break;
+                        }
+                        cross++;
+                    }
+                    if (!ok || cross == n || stamp[start] == gen)
+                        continue;
+                    stamp[start] = gen;
+                    s->spots[count++] = (Spot){cross, start, d};
+                }
+                continue;
+            }
+            for (int i = 0; i < m; i++) {
+                int cell = list[i].cell;
+                if ((unsigned)list[i].r - rlo > rspan || (unsigned)list[i].c - clo > cspan)
                     continue;
-                int step = d ? W : 1, perp = d ? 1 : W;
-                int *owner = s->owner[d];
                 int start = cell - j * step;
-                int sr = start / W, sc = start % W;
-                if (sr < lim[d][0] || sr > lim[d][1] || sc < lim[d][2] || sc > lim[d][3])
+                if (stamp[start] == gen)
                     continue;
-                if (s->stamp[d][start] == gen)
-                    continue;
-                s->stamp[d][start] = gen;
+                stamp[start] = gen;
                 if (letters[start - step] || letters[start + n * step])
                     continue;
                 int cross = 0, ok = 1, at = start;
@@ -363,7 +492,7 @@ static int find_spots(Search *s, int w, int box[4])
             }
         }
     }
-    qsort(s->spots, count, sizeof(Spot), spot_cmp);
+    sort_spots(s->spots, count);
     return count;
 }
 
@@ -433,7 +562,10 @@ static int repair(Search *s, int *pending, int np)
         int w = pending[i];
         order[i] = (Order){s->required[w], (double)s->len[w] + rnd(&s->rng) * s->set.jitter, w};
     }
-    qsort(order, np, sizeof(Order), order_cmp);
+    if (np > SMALL_SORT)
+        qsort(order, np, sizeof(Order), order_cmp);
+    else
+        INSERTION_SORT(Order, order, np, order_cmp)
     for (int i = 0; i < np; i++)
         pending[i] = order[i].id;
     int *left = s->scratch_c;
@@ -465,27 +597,46 @@ static int uf_find(int *uf, int x)
     return x;
 }
 
-/* Words outside the largest connected piece (by cells; ties to the piece with the lowest cell), ascending. */
+/* Words outside the largest connected piece (by cells; ties to the piece with the lowest cell), ascending.
+   The pieces come from the crossings alone (each joins an across word and a down word, so the across
+   words' cells find them all); which word ends up a piece's root does not matter, as no two pieces
+   share their lowest cell. Uses scratch_c. */
 static int stranded(Search *s, int *out)
 {
     if (s->nplaced <= 1)
         return 0;
-    int nw = s->nwords, *uf = s->uf, *cells = s->cells_of, *low = s->low_of;
+    int nw = s->nwords, *uf = s->uf, *cells = s->cells_of, *low = s->low_of, *own = s->scratch_c;
+    const int *down = s->owner[1];
     for (int w = 0; w < nw; w++)
         uf[w] = w;
     for (int w = 0; w < nw; w++) {
         if (s->pos[w] < 0)
             continue;
-        int d = s->dir[w], step = step_of(s, d), cell = s->pos[w];
-        const int *other = s->owner[1 - d];
-        for (int j = 0; j < s->len[w]; j++, cell += step) {
-            if (other[cell] != -1) {
-                int a = uf_find(uf, w), b = uf_find(uf, other[cell]);
-                if (a != b)
-                    uf[a] = b;
+        own[w] = s->len[w];
+        if (s->dir[w])
+            continue;
+        int cell = s->pos[w], root = uf_find(uf, w);
+        for (int j = 0; j < s->len[w]; j++, cell++) {
+            int other = down[cell];
+            if (other != -1) {
+                own[w]--; /* a crossing cell counts once: for its down word */
+                int b = uf_find(uf, other);
+                if (b != root)
+                    uf[b] = root; /* w's root stays its root */
             }
         }
     }
+    int pieces = 0;
+    for (int w = 0; w < nw; w++) {
+        if (s->pos[w] < 0)
+            continue;
+        int root = uf_find(uf, w);
+        uf[w] = root;
+        if (root == w)
+            pieces++;
+    }
+    if (pieces <= 1)
+        return 0;
     for (int w = 0; w < nw; w++) {
         cells[w] = 0;
         low[w] = INT32_MAX;
@@ -493,27 +644,21 @@ static int stranded(Search *s, int *out)
     for (int w = 0; w < nw; w++) {
         if (s->pos[w] < 0)
             continue;
-        int root = uf_find(uf, w);
-        int own = s->len[w];
-        if (s->dir[w] == 0)
-            own -= crossings_of(s, w); /* a crossing cell counts once: for its across word, not at all */
-        cells[root] += own;
+        int root = uf[w];
+        cells[root] += own[w];
         if (s->pos[w] < low[root])
             low[root] = s->pos[w];
     }
-    int main = -1, pieces = 0;
+    int main = -1;
     for (int w = 0; w < nw; w++) {
-        if (s->pos[w] < 0 || uf_find(uf, w) != w)
+        if (s->pos[w] < 0 || uf[w] != w)
             continue;
-        pieces++;
         if (main < 0 || cells[w] > cells[main] || (cells[w] == cells[main] && low[w] < low[main]))
             main = w;
     }
-    if (pieces <= 1)
-        return 0;
     int k = 0;
     for (int w = 0; w < nw; w++)
-        if (s->pos[w] >= 0 && uf_find(uf, w) != main)
+        if (s->pos[w] >= 0 && uf[w] != main)
             out[k++] = w;
     return k;
 }
@@ -522,6 +667,14 @@ static int int_cmp(const void *pa, const void *pb)
 {
     int a = *(const int *)pa, b = *(const int *)pb;
     return (a > b) - (a < b);
+}
+
+static void sort_ints(int *a, int n)
+{
+    if (n > SMALL_SORT)
+        qsort(a, n, sizeof(int), int_cmp);
+    else
+        INSERTION_SORT(int, a, n, int_cmp)
 }
 
 static int pick_leaves(Search *s, int *out)
@@ -534,7 +687,7 @@ static int pick_leaves(Search *s, int *out)
     int take_n = 2 + (int)below(&s->rng, 5);
     if (take_n > k)
         take_n = k;
-    qsort(out, take_n, sizeof(int), int_cmp);
+    sort_ints(out, take_n);
     return take_n;
 }
 
@@ -548,7 +701,7 @@ static int pick_random(Search *s, int *out)
     int take_n = s->set.random_min + (int)below(&s->rng, (uint64_t)s->set.random_span);
     if (take_n > k)
         take_n = k;
-    qsort(out, take_n, sizeof(int), int_cmp);
+    sort_ints(out, take_n);
     return take_n;
 }
 
@@ -607,7 +760,7 @@ static int step(Search *s, double temperature, double charge)
             return -1;
         pending[np++] = victims[i];
     }
-    qsort(pending, np, sizeof(int), int_cmp);
+    sort_ints(pending, np);
     if (repair(s, pending, np))
         return -1;
     if (strays(s) || s->nplaced < s->floor) {
@@ -714,9 +867,18 @@ static void search_free(Search *s)
     free(s->owner[1]);
     free(s->rowcnt);
     free(s->colcnt);
-    free(s->by_letter);
-    free(s->nletter);
-    free(s->at);
+    free(s->base);
+    for (int d = 0; d < 2; d++) {
+        free(s->free_[d]);
+        free(s->nfree[d]);
+        free(s->fat[d]);
+    }
+    free(s->rowof);
+    free(s->colof);
+    for (int d = 0; d < 2; d++) {
+        free(s->occ[d]);
+        free(s->own[d]);
+    }
     free(s->pos);
     free(s->dir);
     free(s->log);
@@ -733,7 +895,8 @@ static void search_free(Search *s)
     free(s);
 }
 
-static Search *search_new(int nwords, int side, int cap, int ncodes)
+/* uses[code]: how many letters of that code the words have, for code < ncodes */
+static Search *search_new(int nwords, int side, int cap, int ncodes, const size_t *uses)
 {
     Search *s = calloc(1, sizeof(Search));
     if (!s)
@@ -753,9 +916,28 @@ static Search *search_new(int nwords, int side, int cap, int ncodes)
     s->rowcnt = calloc(s->W, sizeof(int));
     s->colcnt = calloc(s->W, sizeof(int));
     s->ncodes = ncodes;
-    s->by_letter = malloc(sizeof(int) * (size_t)ncodes * cells);
-    s->nletter = calloc(ncodes, sizeof(int));
-    s->at = malloc(sizeof(int) * cells);
+    s->base = malloc(sizeof(int) * ncodes);
+    size_t room = 0;
+    if (s->base)
+        for (int L = 0; L < ncodes; L++) {
+            s->base[L] = (int)room;
+            room += uses[L] < (size_t)cells ? uses[L] : (size_t)cells;
+        }
+    int lists_ok = 1;
+    for (int d = 0; d < 2; d++) {
+        s->free_[d] = malloc(sizeof(FreeCell) * (room ? room : 1));
+        s->nfree[d] = calloc(ncodes, sizeof(int));
+        s->fat[d] = malloc(sizeof(int) * cells);
+        lists_ok = lists_ok && s->free_[d] && s->nfree[d] && s->fat[d];
+    }
+    s->rowof = malloc(sizeof(int) * cells);
+    s->colof = malloc(sizeof(int) * cells);
+    s->masks = s->W <= 64;
+    for (int d = 0; d < 2 && s->masks; d++) {
+        s->occ[d] = calloc(s->W, sizeof(uint64_t));
+        s->own[d] = calloc(s->W, sizeof(uint64_t));
+        lists_ok = lists_ok && s->occ[d] && s->own[d];
+    }
     s->pos = malloc(sizeof(int) * n);
     s->dir = calloc(n, sizeof(int));
     s->caplog = 4 * n + 64;
@@ -773,13 +955,17 @@ static Search *search_new(int nwords, int side, int cap, int ncodes)
     s->low_of = malloc(sizeof(int) * n);
     s->order = malloc(sizeof(Order) * 2 * (size_t)n);
     if (!s->len || !s->code || !s->required || !s->letters || !s->owner[0] || !s->owner[1] || !s->rowcnt ||
-        !s->colcnt || !s->by_letter || !s->nletter || !s->at || !s->pos || !s->dir || !s->log || !s->spots || !s->stamp[0] || !s->stamp[1] ||
+        !s->colcnt || !s->base || !lists_ok || !s->rowof || !s->colof || !s->pos || !s->dir || !s->log || !s->spots || !s->stamp[0] || !s->stamp[1] ||
         !s->scratch_a || !s->scratch_b || !s->scratch_c || !s->uf || !s->cells_of || !s->low_of || !s->order) {
         search_free(s);
         return NULL;
     }
-    for (int i = 0; i < cells; i++)
+    for (int i = 0; i < cells; i++) {
         s->owner[0][i] = s->owner[1][i] = -1;
+        s->fat[0][i] = s->fat[1][i] = -1;
+        s->rowof[i] = i / s->W;
+        s->colof[i] = i % s->W;
+    }
     for (int w = 0; w < n; w++)
         s->pos[w] = -1;
     return s;
@@ -843,6 +1029,7 @@ static PyObject *py_run_box(PyObject *self, PyObject *args)
     if (has_need && !PyArg_ParseTuple(need, "ll", &need_req, &need_total))
         return NULL;
     int ncodes = 1; /* letter codes in use: 1..ncodes-1 */
+    size_t uses[256] = {0};
     for (Py_ssize_t w = 0; w < nw; w++) {
         PyObject *b = PyList_GET_ITEM(words, w);
         if (!PyBytes_Check(b)) {
@@ -850,11 +1037,13 @@ static PyObject *py_run_box(PyObject *self, PyObject *args)
             return NULL;
         }
         const unsigned char *buf = (const unsigned char *)PyBytes_AS_STRING(b);
-        for (Py_ssize_t j = 0; j < PyBytes_GET_SIZE(b); j++)
+        for (Py_ssize_t j = 0; j < PyBytes_GET_SIZE(b); j++) {
             if (buf[j] >= ncodes)
                 ncodes = buf[j] + 1;
+            uses[buf[j]]++;
+        }
     }
-    Search *s = search_new((int)nw, side, cap, ncodes);
+    Search *s = search_new((int)nw, side, cap, ncodes, uses);
     if (!s)
         return PyErr_NoMemory();
     s->rng.state = rng_state;
@@ -903,7 +1092,15 @@ static PyObject *py_run_box(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "run_box: a placement lies outside the window");
             goto fail;
         }
-        board_place(s, w, (wr + 1) * s->W + wc + 1, d);
+        int start = (wr + 1) * s->W + wc + 1, step = step_of(s, d);
+        for (int j = 0; j < n; j++) { /* a cell's letter is always one of a word's through it (see free_) */
+            int cell = start + j * step;
+            if (s->owner[d][cell] != -1 || (s->letters[cell] && s->letters[cell] != s->code[w][j])) {
+                PyErr_SetString(PyExc_ValueError, "run_box: two placements disagree on a cell");
+                goto fail;
+            }
+        }
+        board_place(s, w, start, d);
         s->total += n;
         s->req += s->required[w];
     }
