@@ -24,7 +24,7 @@ from .helpers import assert_valid
 
 
 def test_the_compiled_engine_is_built():
-    # `pip install -e .` (make's set-up) compiles it; without it every layout is about 20 times slower
+    # `pip install -e .` (make's set-up) compiles it; without it every layout is about 80 times slower
     assert optimize._anneal is not None
 
 
@@ -110,6 +110,27 @@ def test_an_empty_start_and_a_start_outside_the_window():
     assert compiled == python and len(python[1]) == 2
     with pytest.raises(ValueError, match="outside the window"):
         optimize.run_box(entries, ((0, 0), [(0, 500 * optimize.STRIDE, 0)]), 7, 10, Rng(0))
+
+
+@pytest.mark.parametrize("side", [55, 56, 57, 58])
+def test_same_search_where_a_line_of_the_window_fits_64_bits_and_where_it_does_not(side):
+    # the compiled engine checks a spot on a bit per cell of its row or column while a line of its window
+    # (the box, MARGIN cells each side and a border) fits 64 bits, up to a box of 56; cell by cell past it
+    assert 56 + 2 * optimize.MARGIN + 2 == 64  # so these sides straddle the change
+    entries = generated_entries(120, seed=side)
+    python, compiled = both(entries, start_for(entries, side, 1), side, 40, 1)
+    assert compiled == python and len(python[1]) > 60
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_placements_that_disagree_on_a_cell_are_refused_by_both_engines(compiled, monkeypatch):
+    monkeypatch.setattr(optimize, "_use_compiled", compiled)
+    entries = make_entries("CAT", "DOG", "CART")
+    origin = optimize.ORIGIN
+    for placed in ([(0, origin, 0), (1, origin, 1)],  # C and D in one cell
+                   [(0, origin, 0), (2, origin, 0)]):  # two across words in one cell
+        with pytest.raises(ValueError, match="disagree on a cell"):
+            optimize.run_box(entries, (divmod(origin, optimize.STRIDE), placed), 9, 10, Rng(0))
 
 
 def test_an_edit_to_the_compiled_engine_invalidates_cached_layouts():

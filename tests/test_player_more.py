@@ -2327,3 +2327,19 @@ def test_a_down_answer_picked_from_the_list_shows_whole(open_page):
     assert p.active_clue() == f"clue-down-{q.number}"
     for cell in q.cells():
         assert seen(p, f"#{cell_id(cell)}") is True, (q.answer, cell, seen(p, f"#{cell_id(cell)}"))
+
+
+def test_unfolding_the_clue_bar_leaves_the_page_where_the_solver_scrolled_it(open_page):
+    """Only a square in sight under the bar is kept in sight: with the square scrolled away above the screen,
+    a tap on the bar (to read the clue, or to fold it again) pulled the page back to the grid."""
+    p = open_page("long-words", **PHONE)
+    angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
+    p.page.tap(f"#clue-{angel.direction.value}-{angel.number} .clue-button")
+    cell = f"#{p.current()}"
+    p.page.evaluate(f"window.scrollBy(0, document.querySelector('{cell}').getBoundingClientRect().bottom + 60)")
+    assert p.page.evaluate(f"document.querySelector('{cell}').getBoundingClientRect().bottom") < 0
+    for state in (True, False):  # unfolded, then folded again
+        p.page.evaluate("document.querySelector('.clue-bar-text').click()")  # in place: a tap would scroll to it
+        assert p.page.evaluate("document.querySelector('.clue-bar').classList.contains('open')") is state
+        # (the browser's scroll anchoring may move scrollY as the bar grows; the page stays on the clues)
+        assert p.page.evaluate(f"document.querySelector('{cell}').getBoundingClientRect().bottom") < 0

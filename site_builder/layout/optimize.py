@@ -347,9 +347,15 @@ class Search:
         return (r + self.origin[0]) * STRIDE + c + self.origin[1]
 
     def load(self, placed: Sequence[Placed]) -> None:
-        """Put grid placements (which must lie inside the window) on the board."""
+        """Put grid placements (which must lie inside the window, and agree where they meet) on the board."""
+        board = self.board
         for wid, start, d in placed:
-            self.put(wid, self.to_cell(start), d)
+            cell, step = self.to_cell(start), board.step[d]
+            for j, ch in enumerate(self.words[wid]):  # as the compiled engine checks (its letter lists need it)
+                at = cell + j * step
+                if board.owner[d][at] != -1 or board.letters[at] not in ("", ch):
+                    raise ValueError("run_box: two placements disagree on a cell")
+            self.put(wid, cell, d)
 
     def snapshot(self) -> list[Placed]:
         """The board's placements, in grid cells."""

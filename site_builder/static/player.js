@@ -487,16 +487,18 @@
     var shown = shownPart();
     // nothing covered (the layout viewport's height less any scrollbar, as visualViewport's is)
     if (!shown || (shown.top <= 0 && shown.bottom >= document.documentElement.clientHeight)) return;
-    var sticky = getComputedStyle(clueBar).position === 'sticky';
+    var sticky = barSticky();
     var top = shown.top + (sticky ? clueBar.offsetHeight : 0) + 4, bottom = shown.bottom - 8;
     var r = el.getBoundingClientRect();
     if (r.bottom > bottom) window.scrollBy(0, Math.min(r.bottom - bottom, r.top - top));
     else if (r.top < top) window.scrollBy(0, r.top - top);
   }
+  // whether the clue bar sticks to the top of the screen (on a phone; beside the clue lists it does not)
+  function barSticky() { return getComputedStyle(clueBar).position === 'sticky'; }
   // The phone's clue bar, stuck to the top of the screen, grows with its clue (three lines; all of it,
   // unfolded): a square it has grown over comes back into sight below it.
   function clearOfBar(el) {
-    if (getComputedStyle(clueBar).position !== 'sticky') return;
+    if (!barSticky()) return;
     var under = clueBar.getBoundingClientRect().bottom + 4 - el.getBoundingClientRect().top;
     if (under > 0) window.scrollBy(0, -under);
   }
@@ -519,11 +521,11 @@
     if (scrollToCell && !pointing) {
       // the cells' top scroll margin clears the clue bar, which sticks to the top on phones and
       // grows with a long clue: measure it now, as it is
-      var sticky = getComputedStyle(clueBar).position === 'sticky';
+      var sticky = barSticky();
       player.style.setProperty('--bar-room', sticky ? (clueBar.offsetHeight + 8) + 'px' : '0px');
       // as much of the answer as fits, from the cursor on: its end first, then the cursor. Across in a grid
       // that scrolls sideways (a clue picked near the right edge showed its first two squares), and any
-      // answer picked from the clue list (a Down one showed its first square at the window's foot)
+      // answer picked as a clue (a Down one from the list showed its first square at the window's foot)
       if (wholeWord || (dir === 'across' && player.classList.contains('grid-scrolls'))) {
         entry.cells[entry.cells.length - 1].el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       }
@@ -562,7 +564,7 @@
     // the clue bar's foot once the page has moved: where it sticks (on a phone), else where it is now
     var bar = clueBar.getBoundingClientRect(), top = 0;
     if (!clueBar.hidden && bar.height) {
-      top = getComputedStyle(clueBar).position === 'sticky'
+      top = barSticky()
         ? Math.max(bar.bottom, (parseFloat(player.style.getPropertyValue('--shown-top')) || 0) + clueBar.offsetHeight)
         : Math.max(0, bar.bottom);
     }
@@ -600,7 +602,8 @@
     });
   }
 
-  // a clue picked from the list shows as much of its answer as fits (see showSelection), down ones too
+  // a clue picked from the list, by Tab or by the clue bar's arrows shows as much of its answer as fits (see
+  // showSelection), down ones too
   var wholeWord = false;
   function selectEntry(entry, focus) {
     wholeWord = true;
@@ -1231,8 +1234,11 @@
   barText.addEventListener('mousedown', function (e) { e.preventDefault(); });
   barText.addEventListener('click', function () {
     say('');  // a tap, as on the grid: the message has been seen
+    // unfolded, the bar grows down over the page: the square being filled, in sight under it before, stays so
+    var r = cur && cur.el.getBoundingClientRect(), bottom = clueBar.getBoundingClientRect().bottom;
+    var inSight = r && r.top >= bottom && r.bottom <= window.innerHeight;
     clueBar.classList.toggle('open');
-    if (cur) clearOfBar(cur.el);  // unfolded, it grows down over the page: over the square being filled, once
+    if (inSight && clueBar.classList.contains('open')) clearOfBar(cur.el);
     if (barHadKeys && document.activeElement !== input) input.focus({ preventScroll: true });
     barHadKeys = false;
   });
