@@ -1140,6 +1140,16 @@ def test_menu_items_are_named_with_their_action(open_page):
         assert p.page.get_by_role("button", name=name, exact=True, include_hidden=True).count() == 1, name
 
 
+def scroll_under_the_bar(p: Page, cell: str, lead: int) -> None:
+    """Scroll the page so `cell` sits just under the phone's clue bar, stuck to the top of the screen (first
+    `lead` pixels down the screen, so that the bar sticks, then up to its foot)."""
+    p.page.evaluate(f"""() => {{
+        const bar = document.querySelector('.clue-bar'), el = document.querySelector('{cell}');
+        window.scrollBy(0, el.getBoundingClientRect().top - {lead});
+        window.scrollBy(0, el.getBoundingClientRect().top - bar.getBoundingClientRect().bottom - 6);
+    }}""")
+
+
 def test_a_tapped_square_is_not_left_under_a_grown_clue_bar(open_page):
     p = open_page("long-words", **PHONE)
     angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
@@ -1148,11 +1158,7 @@ def test_a_tapped_square_is_not_left_under_a_grown_clue_bar(open_page):
     others = {c for q in p.layout.placements if q is not angel for c in q.cells()}
     cell = f"#{cell_id(next(c for c in angel.cells() if c not in others))}"
     # the square just under the bar, which is stuck to the top of the screen and two lines tall
-    p.page.evaluate(f"""() => {{
-        const bar = document.querySelector('.clue-bar'), el = document.querySelector('{cell}');
-        window.scrollBy(0, el.getBoundingClientRect().top - 200);
-        window.scrollBy(0, el.getBoundingClientRect().top - bar.getBoundingClientRect().bottom - 6);
-    }}""")
+    scroll_under_the_bar(p, cell, 200)
     assert p.page.evaluate("getComputedStyle(document.querySelector('.clue-bar')).position") == "sticky"
     x, y = p.page.evaluate(CENTRE, cell)
     p.page.touchscreen.tap(x, y)
@@ -2244,11 +2250,7 @@ def test_unfolding_a_stuck_clue_bar_keeps_the_square_in_sight(open_page):
     p.page.tap(f"#clue-{angel.direction.value}-{angel.number} .clue-button")
     cell = f"#{p.current()}"
     # the square just under the stuck bar, as a solver who scrolled down a little has it
-    p.page.evaluate(f"""() => {{
-        const bar = document.querySelector('.clue-bar'), el = document.querySelector('{cell}');
-        window.scrollBy(0, el.getBoundingClientRect().top - 300);
-        window.scrollBy(0, el.getBoundingClientRect().top - bar.getBoundingClientRect().bottom - 6);
-    }}""")
+    scroll_under_the_bar(p, cell, 300)
     stuck = "document.querySelector('.clue-bar').getBoundingClientRect().top"
     assert abs(p.page.evaluate(stuck)) < 2 and p.page.evaluate("scrollY") > 0
     p.page.tap(".clue-bar-text")
