@@ -39,7 +39,7 @@ from .layout import layout_puzzle, params_for, with_references
 from .layout.adjacency import fill_clue_hint, set_apart
 from .layout.result import number_placements
 from .model import Direction, Entry, Layout, LayoutParams, Placement, Puzzle
-from .source import is_ignored, load_puzzle, puzzle_sources, read_source, slug_for
+from .source import RESERVED_SLUGS, is_ignored, load_puzzle, puzzle_sources, read_source, slug_for
 from .writer import write_atomic
 
 PACKAGE = Path(__file__).resolve().parent
@@ -866,7 +866,7 @@ def _stale_folders(out: Path, published: set[str]):
     if not out.exists():
         return
     for d in sorted(out.iterdir()):
-        if not d.is_dir() or d.is_symlink() or d.name in published or d.name in ("static", "tags"):
+        if not d.is_dir() or d.is_symlink() or d.name in published or d.name in RESERVED_SLUGS:
             continue
         names = {f.name for f in d.iterdir()}
         # the JSON is written first and the page among the last: a folder a stopped build left has the JSON
@@ -1024,7 +1024,7 @@ class Drift:
 
 def _source_of(rel: str, root: Path) -> str:
     first = rel.split("/", 1)[0]
-    if "/" in rel and first not in ("static", "tags"):
+    if "/" in rel and first not in RESERVED_SLUGS:
         if not (root / "puzzles" / f"{first}.txt").is_file():
             return f"no source: puzzles/{first}.txt does not exist"
         return f"puzzles/{first}.txt"

@@ -388,6 +388,13 @@ static void sort_spots(Spot *a, int n)
         INSERTION_SORT(Spot, a, n, spot_cmp)
 }
 
+/* Whether a listed cell's row or column falls outside [rlo, rlo + rspan] x [clo, clo + cspan] (unsigned:
+   one comparison a bound); 0 or 1, so that the caller may join it to other tests without a branch. */
+static inline int off_range(const FreeCell *f, unsigned rlo, unsigned rspan, unsigned clo, unsigned cspan)
+{
+    return ((unsigned)f->r - rlo > rspan) | ((unsigned)f->c - clo > cspan);
+}
+
 /* Every valid spot for word w, sorted by (crossings, start, direction), as `Board.spots`;
    box[4] receives the letters' bounds (see `bounds`) for the caller. The board must not be empty. */
 static int find_spots(Search *s, int w, int box[4])
@@ -440,7 +447,7 @@ static int find_spots(Search *s, int w, int box[4])
                     int cell = list[i].cell, r = list[i].r, c = list[i].c;
                     /* one test for all: the start's range, then (meaningful only within it) the bits;
                        line is a row or column of the window's inside either way */
-                    int outside = ((unsigned)r - rlo > rspan) | ((unsigned)c - clo > cspan);
+                    int outside = off_range(&list[i], rlo, rspan, clo, cspan);
                     int line = d ? c : r, first = (d ? r : c) - j; /* the word's cells: bits first..first+n-1 */
                     uint64_t under = run << (first & 63), here = occ[line];
                     /* blocked: a letter a word of direction d holds, or an empty cell with a letter beside it */
@@ -465,7 +472,7 @@ static int find_spots(Search *s, int w, int box[4])
             }
             for (int i = 0; i < m; i++) {
                 int cell = list[i].cell;
-                if ((unsigned)list[i].r - rlo > rspan || (unsigned)list[i].c - clo > cspan)
+                if (off_range(&list[i], rlo, rspan, clo, cspan))
                     continue;
                 int start = cell - j * step;
                 if (stamp[start] == gen)
