@@ -257,6 +257,13 @@ charge for crossings three letters apart, in the repair (37.42-37.94) or in the 
 A smaller COMPACT helps this list a little (0.25: 37.96 against 37.67 over 192 seeds; 0.1: 38.14, box
 +3%), a charge rising over the run no more than that, at the cost of larger boxes elsewhere (english-40's
 by 8%, 8 seeds); effort 3 with COMPACT 0.25 gives 38.69.
+Nor does spending the faster engine's time on a bigger default budget close the gap. Over 48 pinned
+seeds (24-71) solar-system gives 38.2 crossings at effort 2, 38.3 at 3 and 38.8 at 4; 4,000 steps an
+answer by default (effort 4's budget, capped at MAX_STEPS) gives `crossword bench`'s three runs 40, 37
+and 40, a draw from that spread rather than a better search, at 3.5 times the time (1.1 s; 40 answers
+1.6 s). On other lists it buys one to three crossings (8 seeds, effort 1 against 4: twin-peaks in 21x21
+48.9 to 50.1, english-40 56.5 to 58.4, world-capitals 86.1 to 87.9, english-80 117.1 to 120.4), and
+generated-40's box grows 13% (413 to 467 cells): not kept, as `effort` already lets an author buy them.
 """
 
 from __future__ import annotations
