@@ -1,9 +1,9 @@
 /* The archive's service worker: the pages a reader has opened stay readable offline.
  *
- * Network first, always: online, every request goes to the server as if this were not here (a new
- * puzzle, an edited clue, `make watch`'s rebuilt page show at once), and each page that comes back is
- * kept; offline, the kept copy answers. Two stores, named for the site's address (two sites on one host
- * keep theirs apart):
+ * Network first, always: online, every request goes to the server (a page or a site file past the
+ * browser's HTTP cache, so a new puzzle, an edited clue, `make watch`'s rebuilt page show at once even on a
+ * host that lets files be cached a while), and each page that comes back is kept; offline, the kept copy
+ * answers. Two stores, named for the site's address (two sites on one host keep theirs apart):
  *   - the pages (every HTML page read, the one that installed the worker and the index too), kept across
  *     versions, each under one address (see pageKey);
  *   - the site's styles, scripts and fonts, kept at install, one store per VERSION, the hash of those
@@ -15,7 +15,7 @@
  * page saying so, with a way back to the archive, and a thumbnail never seen an empty square.
  */
 'use strict';
-var VERSION = '2b6084b32b1504ca';
+var VERSION = '5105bd76270f56c0';
 var FILES = ["static/archive.js", "static/favicon.svg", "static/fonts.css", "static/fonts/OFL-SourceSansPro.txt", "static/fonts/OFL-SourceSerifPro.txt", "static/fonts/SourceSansPro-Regular-latin.woff2", "static/fonts/SourceSansPro-Semibold-latin.woff2", "static/fonts/SourceSerifPro-Bold-latin.woff2", "static/fonts/SourceSerifPro-It-latin.woff2", "static/fonts/SourceSerifPro-Regular-latin.woff2", "static/player.css", "static/player.js", "static/site.css"];
 var LATER = ["static/fonts/SourceSansPro-Regular-more.woff2", "static/fonts/SourceSansPro-Semibold-more.woff2", "static/fonts/SourceSerifPro-Bold-more.woff2", "static/fonts/SourceSerifPro-It-more.woff2", "static/fonts/SourceSerifPro-Regular-more.woff2"];  // the web fonts' second parts (Greek, Cyrillic, ...): kept once a page has used one
 var SCOPE = self.registration.scope;
@@ -25,11 +25,11 @@ var STATIC = 'crossword-press static ' + SCOPE + ' ';
 self.addEventListener('install', function (event) {
   event.waitUntil(Promise.all([
     caches.open(STATIC + VERSION).then(function (cache) {
-      return cache.addAll(FILES).then(function () { return keepUsedParts(cache); });
+      return cache.addAll(FILES.map(fresh)).then(function () { return keepUsedParts(cache); });
     }),
     // the archive's index, among the pages
     caches.open(PAGES).then(function (cache) {
-      return fetch(SCOPE).then(function (response) {
+      return fetch(SCOPE, { cache: 'no-cache' }).then(function (response) {
         if (response.status === 200 && !response.redirected) return cache.put(SCOPE, response);
       }).catch(function () {});
     })
@@ -44,11 +44,19 @@ self.addEventListener('activate', function (event) {
   }).then(function () {
     return self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   }).then(function (windows) {
-    // the page that installed the worker loaded before it: keep it too
+    // the page that installed the worker loaded before it: keep it too, and the thumbnails it showed (from
+    // the browser's own cache: those it has not shown yet are kept when it does)
     return caches.open(PAGES).then(function (cache) {
       return Promise.all(windows.filter(function (w) { return w.url.indexOf(SCOPE) === 0; }).map(function (w) {
-        return fetch(w.url).then(function (response) {
-          if (response.status === 200) return cache.put(pageKey(w.url), response);
+        return fetch(w.url, { cache: 'no-cache' }).then(function (response) {
+          if (response.status !== 200) return;
+          return response.clone().text().then(function (html) {
+            return Promise.all([cache.put(pageKey(w.url), response)].concat(thumbnails(html, w.url).map(function (url) {
+              return fetch(url, { cache: 'only-if-cached', mode: 'same-origin' }).then(function (image) {
+                if (image.status === 200) return cache.put(url, image);
+              }).catch(function () {});
+            })));
+          });
         }).catch(function () {});
       }));
     });
@@ -64,12 +72,27 @@ function keepUsedParts(cache) {
   return Promise.all(LATER.map(function (path) {
     var url = new URL(path, SCOPE).href;
     return caches.match(url).then(function (kept) {
-      if (kept) return cache.add(url);
+      if (kept) return cache.add(fresh(url));
       return fetch(url, { cache: 'only-if-cached', mode: 'same-origin' }).then(function (response) {
         if (response.status === 200) return cache.put(url, response);
       });
     }).catch(function () {});
   }));
+}
+
+// A request past the browser's HTTP cache: where a host lets files be cached a while (GitHub Pages says ten
+// minutes), a new version would be handed the files of the one before, and keep them until the next
+function fresh(url) { return new Request(url, { cache: 'reload' }); }
+
+// the addresses of the thumbnails a page shows (the archive's cards), from its HTML
+function thumbnails(html, base) {
+  var found = [];
+  var pattern = /<img [^>]*src="([^"]+-thumb\.png)"/g;
+  for (var match = pattern.exec(html); match; match = pattern.exec(html)) {
+    var url = new URL(match[1].replace(/&amp;/g, '&'), base);
+    if (url.href.indexOf(SCOPE) === 0) found.push(pageKey(url.href));
+  }
+  return found;
 }
 
 // A page is kept under one address: a folder's (slug/) and its index.html's are one page (the feed links
@@ -93,6 +116,18 @@ function storeFor(request, url) {
   // a page (a folder, an .html file, an address with no extension), or a thumbnail
   if (/(\/|\.html|-thumb\.png)$/.test(url.pathname) || bare(url)) return PAGES;
   return null;
+}
+
+// What goes to the server: a page or one of the site's files is asked for past the browser's HTTP cache
+// (a revalidation, answered 304 when nothing changed), so a page is never older than the server's and the
+// version's store never takes an older file; a thumbnail as the browser would ask for it.
+function ask(request, store) {
+  if (request.mode === 'navigate') {
+    // a navigation's request cannot be copied with changes: a new one, whose redirect (a folder's address
+    // without its slash) the browser follows as it would the original's
+    return new Request(request.url, { cache: 'no-cache', credentials: 'same-origin', redirect: 'manual' });
+  }
+  return store && store !== PAGES ? new Request(request, { cache: 'no-cache' }) : request;
 }
 
 function escapeHtml(text) {
@@ -130,7 +165,7 @@ self.addEventListener('fetch', function (event) {
   if (request.method !== 'GET' || url.href.indexOf(SCOPE) !== 0 || url.pathname.indexOf('/__') === 0) return;
   var store = storeFor(request, url);
   var key = store === PAGES ? pageKey(request.url) : request;
-  event.respondWith(fetch(request).then(function (response) {
+  event.respondWith(fetch(ask(request, store)).then(function (response) {
     if (store && response.status === 200 && response.type === 'basic' && !response.redirected) {
       var copy = response.clone();
       event.waitUntil(caches.open(store).then(function (cache) { return cache.put(key, copy); }));

@@ -300,3 +300,22 @@ def test_the_years_bar_stays_in_sight_after_a_jump_and_covers_no_heading(archive
     assert abs(bar["y"]) < 1  # stuck at the window's top
     assert heading["y"] >= bar["y"] + bar["height"]  # the heading jumped to shows below it
     context.close()
+
+
+def test_on_paper_the_licence_stays_and_a_search_says_it_narrowed_the_list(archive, page):
+    """Printed from the browser, a puzzle page and the archive dropped the licence with the footer's links,
+    and an archive narrowed by a search printed as if it were the whole list."""
+    licence = "Puzzles and clues CC BY 4.0 · The Crossword Press"
+    page.goto((archive / "index.html").as_uri())
+    page.fill("#find", "creme")
+    status(page, "Showing 1 of 3 puzzles.")
+    page.emulate_media(media="print")
+    assert page.is_visible(".find-count") and page.is_hidden("#find") and page.is_hidden("#show")
+    assert page.is_visible(".site-footer .licence") and page.inner_text(".site-footer .licence") == licence
+    assert page.is_hidden(".site-footer a[href$='feed.xml']")
+    page.emulate_media(media="screen")
+    assert page.is_visible(".site-footer a[href$='feed.xml']") and page.is_visible("#find")
+    page.goto((archive / "creme" / "index.html").as_uri())
+    page.emulate_media(media="print")
+    assert page.is_visible(".site-footer .licence") and page.inner_text(".site-footer .licence") == licence
+    assert page.locator(".site-footer a:visible").count() == 0

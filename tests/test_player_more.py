@@ -1713,8 +1713,9 @@ def test_an_archive_card_counts_the_letters_revealed_in_a_solve(browser, tmp_pat
     assert badge.startswith("Solved") and badge.endswith("(1 letter revealed)"), badge
 
 
-def _serve(folder):
-    """An http server of `folder` on a free port, in a thread, saying nothing: (server, its address)."""
+def _serve(folder, headers: dict[str, str] | None = None):
+    """An http server of `folder` on a free port, in a thread, saying nothing: (server, its address).
+    `headers` go on every response."""
     import functools
     import http.server
     import threading
@@ -1722,6 +1723,11 @@ def _serve(folder):
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):  # the requests are the test's business
             pass
+
+        def end_headers(self):
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            super().end_headers()
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -1797,6 +1803,45 @@ def test_a_page_opened_once_works_offline_over_http(browser, tmp_path):
         page.goto(base + "a/index.html")
         assert page.is_visible(".cell")
         assert not errors, errors
+    finally:
+        context.close()
+        server.shutdown()
+
+
+def test_a_new_version_takes_the_new_files_from_a_host_that_lets_them_be_cached(browser, tmp_path):
+    """GitHub Pages lets a file be cached ten minutes: a new version of the site stored the browser's copies
+    of the old styles and scripts (offline, a reader had the release before until the next one), and a page
+    edited on the server showed its old copy on the next visit."""
+    from site_builder.site import build_site
+    from tests.test_site import make_repo, small
+
+    root = make_repo(tmp_path, a=small("A"), b=small("B", date="2026-01-02"))
+    assert build_site(root, report=lambda line: None, quick=True).ok
+    server, base = _serve(root / "public", {"Cache-Control": "max-age=600"})
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    script = base + "static/player.js"
+    stored = ("(url) => caches.keys().then(ns => Promise.all(ns.filter(n => n.includes(' static '))"
+              ".map(n => caches.open(n).then(c => c.match(url)).then(r => r ? r.text() : ''))))")
+    try:
+        page = _opened_under_the_worker(context, base + "a/index.html")
+        page.reload()  # the script again, through the worker: the browser's cache holds it now
+        page.goto(base + "b/index.html")
+        player = root / "public" / "static" / "player.js"
+        player.write_text(player.read_text() + "\n// the next release\n")  # a rebuild with a changed script
+        _rewrite_worker(root / "public" / "sw.js")
+        page_file = root / "public" / "a" / "index.html"
+        page_file.write_text(page_file.read_text().replace("<title>", "<title>Edited "))
+        page.goto(base + "a/index.html")
+        _until(page, NEXT_STORE_ONLY)
+        got = page.evaluate(stored, script)
+        assert len(got) == 1 and got[0].endswith("// the next release\n"), "the new store holds the new script"
+        assert page.title().startswith("Edited "), "the page asked the server, not the browser's copy"
+        page.reload()  # the page's own request for the script, through the new worker, stores it again
+        page.wait_for_load_state("load")
+        assert page.evaluate(stored, script)[0].endswith("// the next release\n")
+        context.set_offline(True)
+        page.reload()
+        assert page.title().startswith("Edited ") and page.is_visible(".cell")
     finally:
         context.close()
         server.shutdown()
@@ -2010,6 +2055,32 @@ def test_offline_the_archive_keeps_its_thumbnails_and_an_unopened_page_says_why_
         page.goto(base + "a")  # no slash: the kept a/ at its own address
         assert page.url == base + "a/" and page.is_visible(".cell")
         assert page.evaluate("getComputedStyle(document.querySelector('.cell')).borderTopStyle") == "solid"  # styled
+    finally:
+        context.close()
+        server.shutdown()
+
+
+def test_the_thumbnails_of_the_first_visit_to_the_archive_stay_offline(browser, tmp_path):
+    """The archive's first visit loads its thumbnails before the worker is there: they were not kept, and
+    offline, once the browser's cache had let them go, every card showed an empty square."""
+    root = _three_puzzles(tmp_path)
+    thumb = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAWk1v8QAAAABJRU5ErkJggg==")
+    for slug in "abc":  # a quick build makes no PNG
+        (root / "public" / slug / f"{slug}-thumb.png").write_bytes(thumb)
+    server, base = _serve(root / "public")
+    context = browser.new_context(viewport={"width": 1280, "height": 1600})
+    shown = "[...document.images].filter(i => i.complete && i.naturalWidth === 1).length"  # the 1x1 PNG, not the empty square
+    try:
+        page = context.new_page()
+        page.goto(base + "index.html")
+        page.wait_for_function(f"{shown} === 3")
+        page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20000)
+        _until(page, "caches.keys().then(ns => Promise.all(ns.filter(n => n.includes(' pages '))"
+                     ".map(n => caches.open(n).then(c => c.keys())))).then(ls => ls.flat().length >= 4)")
+        page.context.new_cdp_session(page).send("Network.clearBrowserCache")
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_function(f"{shown} === 3", timeout=10000)
     finally:
         context.close()
         server.shutdown()
