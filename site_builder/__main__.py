@@ -42,6 +42,9 @@ def run() -> None:
         # (where a late KeyboardInterrupt would end the process by the signal itself)
         sys.stdout.flush()
         sys.stderr.flush()
+        pdf = sys.modules.get("site_builder.render.pdf")
+        if pdf is not None:  # WeasyPrint's copies of the fonts, which its own clean-up at exit would delete
+            pdf.release_fonts()
         os._exit(status)
     # Done: a stop signal from here on finds nothing left to stop. Ignored, not left to the interpreter's
     # shutdown, which puts back the default action (the process would end by the signal, not with `status`).

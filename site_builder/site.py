@@ -25,7 +25,9 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -479,6 +481,14 @@ def _stop_signals_ignored():
             signal.signal(sig, handler)
 
 
+def _start_worker(parent: int, scratch: str) -> None:
+    """A worker process of a parallel build: stop signals left to the parent, and its temporary files (the
+    copies of the fonts WeasyPrint makes, 1.1 MB) in `scratch`, which the parent deletes when the workers
+    have ended, however they ended (a pool's worker ends by os._exit, so WeasyPrint never deletes them)."""
+    tempfile.tempdir = scratch
+    _ignore_stop_signals(parent)
+
+
 def _ignore_stop_signals(parent: int | None = None) -> None:
     """Worker processes leave SIGINT and SIGTERM to the parent, which stops them itself. Should the parent
     die without stopping them (a SIGKILL, the out-of-memory killer), Linux sends each a SIGTERM, which ends
@@ -647,11 +657,13 @@ def build_site(
 
         # fork: the workers inherit the imported renderers (WeasyPrint is slow to import)
         ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        pool = ctx.Pool(min(jobs, len(work)), initializer=_ignore_stop_signals, initargs=(os.getpid(),))
+        scratch = tempfile.mkdtemp(prefix="crossword-build-")  # the workers' temporary files, gone with them
+        pool = ctx.Pool(min(jobs, len(work)), initializer=_start_worker, initargs=(os.getpid(), scratch))
         try:
             _collect(pool.imap(_build_one, work), out, state, record_key, infos, result, report, quick)
             pool.close()
             pool.join()
+            shutil.rmtree(scratch, ignore_errors=True)
         except BaseException:
             # a Ctrl-C or a failure: the workers stop now, without tracebacks of their own. A second Ctrl-C
             # raised inside terminate() left the pool half stopped and join() waiting for good (2 runs in 16
@@ -660,6 +672,7 @@ def build_site(
             with _stop_signals_ignored():
                 pool.terminate()
                 pool.join()
+                shutil.rmtree(scratch, ignore_errors=True)
             raise
     else:
         try:
@@ -1108,7 +1121,6 @@ def check_site(root: Path, *, jobs: int = 1, report: Callable[[str], None] = lam
 
     As a clean checkout builds it (CI's drift check): every layout is made again, in a cache of its own,
     not taken from root/.cache, so the check cannot pass on a layout no fresh build would make."""
-    import tempfile
 
     root = Path(root)
     with tempfile.TemporaryDirectory(prefix="crossword-check-") as tmp:

@@ -25,7 +25,10 @@ fonts are the shipped files.
 
 from __future__ import annotations
 
+import atexit
 import math
+import os
+import shutil
 import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -154,7 +157,21 @@ class _Engine:
 
 @lru_cache(maxsize=1)
 def _engine() -> _Engine:
+    atexit.register(release_fonts, os.getpid())
     return _Engine()
+
+
+def release_fonts(owner: int | None = None) -> None:
+    """Delete the copies of the fonts WeasyPrint made for this process, at its end (a render after it has
+    no fonts). WeasyPrint copies the fonts a stylesheet's @font-face names into a temporary folder (1.1 MB)
+    and deletes it only when its FontConfiguration is collected, which a process that ends by os._exit
+    (a stopped build) never does. A parallel build's workers put theirs in a folder the build deletes
+    (`site._start_worker`). `owner`: the process that made the engine (a forked copy has its folder)."""
+    if not _engine.cache_info().currsize or (owner is not None and owner != os.getpid()):
+        return
+    folder = getattr(_engine().font_config, "_folder", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pdf_stylesheets(puzzle: Puzzle, layout: Layout | None = None) -> list:
