@@ -603,6 +603,7 @@ def build_site(
             puzzle = _read_source(path)
         except CrosswordError as exc:
             result.failed.append((path.stem, exc))
+            report(f"fail   {path.stem}")  # as a puzzle that fails later says (-q keeps it)
             if _declares_draft(path):
                 result.failed_drafts.add(path.stem)
             continue

@@ -770,3 +770,10 @@ def test_a_link_loop_and_a_stopped_builds_temporary_file_are_told_what_to_do(tmp
     r = run("check", "--root", str(root), "--brief")
     assert r.returncode == 1 and "a stopped build's temporary files: `make site` deletes them" in r.stderr, r.stderr
     assert "git rm" not in r.stderr
+
+
+def test_quiet_names_a_puzzle_that_fails_to_read_as_one_that_fails_to_lay_out(tmp_path):
+    """`build -q` printed "fail   slug" for a puzzle whose layout failed, nothing for one that failed to read."""
+    root = _project(tmp_path, **{"done.txt": SMALL_PUZZLE, "bad.txt": SMALL_PUZZLE + "BAD LINE\n"})
+    r = run("build", "--root", str(root), "-q")
+    assert r.returncode != 0 and "fail   bad" in r.stdout.splitlines() and "bad.txt:" in r.stderr, (r.stdout, r.stderr)

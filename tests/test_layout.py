@@ -250,12 +250,12 @@ def test_each_missing_answer_gets_its_own_advice():
     assert "missing: CAB, XYZ" in message and "XYZ shares no letter" in message
     # optimize spends effort, not seeds (beyond a few, more seeds start nothing new); the builder, seeds; and
     # the size a list's letters need is named
-    assert ("try a larger --size (to about 5: the answers' 15 letters need about 5x5), a higher --effort (up to 10), "
+    assert ("try a larger --size (to about 6: the answers' 15 letters need about 6x6), a higher --effort (up to 10), "
             "or unstar one") in message and "seeds" not in message, message
     assert info.value.line == 4  # the first missing answer's line
     with pytest.raises(LayoutError) as info:
         layout_puzzle(p, params_for(p, size=3, strategy="freeform"))
-    assert ("try a larger --size (to about 5: the answers' 15 letters need about 5x5), more --seeds, the default "
+    assert ("try a larger --size (to about 6: the answers' 15 letters need about 6x6), more --seeds, the default "
             "search (--strategy optimize), or unstar one") in str(info.value), str(info.value)
 
 
@@ -324,3 +324,33 @@ def test_no_entries_give_an_empty_grid_whatever_the_strategy(strategy):
     """The API with nothing to lay out: scored and adjacency raised ValueError (max of nothing)."""
     layout = layout_entries((), LayoutParams(size=10, strategy=strategy))
     assert layout.placements == () and layout.unplaced == () and layout.strategy == strategy
+
+
+def test_a_list_too_long_for_the_largest_grid_is_told_to_split_not_to_grow_past_it(tmp_path):
+    """The advice named a size past the largest (60): "raise 'size' (to about 95 ...)", where lint said to
+    split the list; and the size it named differed from lint's (26 against 29)."""
+    from dataclasses import replace
+
+    from site_builder.layout import _size_advice, left_out_reasons
+    from site_builder.lint import lint_file
+    from site_builder.source import MAX_SIZE, load_puzzle as load
+
+    words = sorted({a + b + c for a in "BCDFG" for b in "AEIOU" for c in "LMNRST"})  # 150 three-letter answers
+    body = "".join(f"{w} | clue {i}\n" for i, w in enumerate(words))
+    p = load(body, path="many.txt", require_front_matter=False, size=9)
+    layout = layout_puzzle(p, params_for(p, size=9))
+    reasons = " ".join(left_out_reasons(p, layout))
+    assert "found no room: raise --size (to about 30: the answers' 450 letters need about 30x30)" in reasons, reasons
+    (tmp_path / "many.txt").write_text("---\ntitle: T\ndate: 2026-01-01\nsize: 9\n---\n" + body, encoding="utf-8")
+    assert any("raise 'size' to 30," in d.message for d in lint_file(tmp_path / "many.txt")), "lint names the same size"
+    # past the largest grid: that one, and split the list
+    big = sorted({a + b + c + d for a in "BCDFGHKLMNPRST" for b in "AEIOU" for c in "BCDFGLMNPRST" for d in "AEIOU"})
+    body = "".join(f"{w} | clue {i}\n" for i, w in enumerate(big[:500]))
+    p = load(body, path="huge.txt", require_front_matter=False, size=20)
+    layout = layout_puzzle(p, params_for(p, size=20))
+    reasons = " ".join(left_out_reasons(p, layout))
+    assert ("raise --size (to 60, the largest, and split the list: the answers' 2000 letters need about 64x64)"
+            in reasons), reasons
+    # at the largest grid already: only splitting helps
+    full = replace(layout, rows=MAX_SIZE, cols=MAX_SIZE, params=replace(layout.params, size=MAX_SIZE))
+    assert _size_advice(p, full, "'size'") == "split the list (60x60 is the largest grid)"

@@ -363,3 +363,20 @@ def test_a_list_too_long_for_its_box_gets_one_run_on_half_the_budget(monkeypatch
     fits = generated_entries(20, 5)  # letters half a 15x15 box: the whole budget
     layout_entries(fits, LayoutParams(size=15, seed=0))
     assert runs and runs[0] == optimize.steps_for(20)
+
+
+LONG_WORDS = ("RESPONSIBILITIES TELECOMMUNICATIONS MISUNDERSTANDING UNCONSTITUTIONAL ENTREPRENEURSHIP CHARACTERIZATION "
+              "INTERDISCIPLINARY DISPROPORTIONATE DISPROPORTIONATELY GASTROINTESTINAL ENTHUSIASTICALLY INCOMPREHENSIBLE "
+              "INDISTINGUISHABLE TELECOMMUNICATION INTERCONTINENTAL AUTOBIOGRAPHICAL INSTITUTIONALIZED DISQUALIFICATION "
+              "MISUNDERSTANDINGS CONSTITUTIONALLY").split()
+
+
+def test_more_effort_is_never_worse_than_effort_one():
+    """A longer run takes another path: on 20 answers of 16 to 18 letters in 23x23, effort 1 placed 16 of them
+    and efforts 3 and 10 only 15, where the README tells an author a higher effort helps."""
+    entries = make_entries(*LONG_WORDS)
+    one = layout_entries(entries, LayoutParams(size=23, effort=1))
+    three = layout_entries(entries, LayoutParams(size=23, effort=3))
+    assert search_key(three) >= search_key(one), (len(three.placements), len(one.placements))
+    assert three.params.effort == 3
+    assert_valid(three)

@@ -769,3 +769,14 @@ def test_an_edited_pdf_template_or_stylesheet_reaches_the_next_pdf_in_the_same_p
         assert "Edited stylesheet" in pdf_text(render_pdf(puzzle, layout))
     finally:
         pdf_module._engine.cache_clear()  # the next test's engine reads the project's own files
+
+
+def test_a_tidy_up_never_shrinks_the_answer_keys_squares_past_legible():
+    """To save a sheet the key's grid may shrink to 0.42 or 0.3 of its page: for a grid of 46 rows the latter
+    made squares of 4.25 pt (1.5 mm), letters under 3 pt tall. Only shares that keep KEY_MIN_CELL are tried."""
+    for count, size, allowed in [(81, 33, [0.42, 0.3]), (190, 48, [0.42])]:
+        puzzle, layout = _long_clued(count, 12, size)
+        paper = pdf_module.sheet_for(puzzle, layout)
+        assert pdf_module.smaller_key_shares(layout, paper, pdf_module.KEY_GRID_SHARE) == allowed, (count, layout.rows)
+        assert all(pdf_module.key_cell(layout, paper, s) >= pdf_module.KEY_MIN_CELL for s in allowed)
+    assert pdf_module.key_cell(layout, paper, 0.3) < pdf_module.KEY_MIN_CELL

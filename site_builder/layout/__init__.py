@@ -87,8 +87,10 @@ def layout_puzzle(puzzle: Puzzle, params: LayoutParams | None = None) -> Layout:
             # on the search (seeds beyond a few start nothing new), and `scored` tries at most 50 seeds an effort
             options = []
             grow = _size_advice(puzzle, replace(layout, unplaced=tuple(unplaced)), size)
-            if grow:
+            if grow and grow.startswith("raise"):
                 options.append(grow.replace("raise", "a larger", 1))
+            elif grow:  # no larger size
+                hints.append(grow)
             if params.seed is not None:
                 options.append(f"another {seed}")
             elif params.strategy in (optimize.NAME, scored.NAME):
@@ -189,21 +191,25 @@ def _why_left_out(entry: Entry, puzzle: Puzzle, layout: Layout) -> str:
                             "apart": " shares no letter with the answers in the grid", "room": " found no room"}[kind]
 
 
-# The densest layouts hold about this share of a size x size box in answer letters (lint's CROWDED)
-DENSEST = 0.6
-
-
 def _size_advice(puzzle: Puzzle, layout: Layout, name: str) -> str | None:
     """How to give answers that found no room more of it: "raise 'size' (to about 25: ...)", or None when
     the grid stopped at least two squares short of the size both ways (it had room to grow, so what kept the
     answers out is the rules: no spot crosses the grid without touching another answer)."""
     import math
 
+    from ..lint import ROOMY
+    from ..source import MAX_SIZE
+
     size = layout.params.size
     if layout.placements and layout.rows <= size - 2 and layout.cols <= size - 2:
         return None
     letters = sum(len(e.answer) for e in puzzle.entries)
-    holds = math.ceil(math.sqrt(letters / DENSEST))
+    holds = math.ceil(math.sqrt(letters / ROOMY))  # the size lint's too-many-letters names, so the two agree
+    if size >= MAX_SIZE:
+        return f"split the list ({MAX_SIZE}x{MAX_SIZE} is the largest grid)"
+    if holds > MAX_SIZE:
+        return (f"raise {name} (to {MAX_SIZE}, the largest, and split the list: the answers' {letters} letters "
+                f"need about {holds}x{holds})")
     if holds > size:
         return f"raise {name} (to about {holds}: the answers' {letters} letters need about {holds}x{holds})"
     return f"raise {name}"

@@ -108,6 +108,7 @@ KEY_MAX_CELL = 15.0
 LANDSCAPE_RATIO = 1.6
 LANDSCAPE_GAIN = 1.2
 KEY_GRID_SHARE = 0.55  # at most this share of the key page's height goes to the solution grid
+KEY_MIN_CELL = 5.5  # a key square under this (1.9 mm) is hard to read: no tidy-up shrinks one below it
 SMALL_CELL = 12.75  # 4.5 mm, in the grid's 1/8 pt steps: a printed square under this is hard to write in (the build says so)
 
 
@@ -283,9 +284,16 @@ def key_fit(layout: Layout, paper: Paper) -> int:
     return max(1, min(KEY_MOST_COLUMNS, fit))
 
 
-def key_cell(puzzle: Puzzle, layout: Layout, paper: Paper, share: float = KEY_GRID_SHARE) -> float:
+def key_cell(layout: Layout, paper: Paper, share: float = KEY_GRID_SHARE) -> float:
+    """The answer key's square, its grid given `share` of the key page's height."""
     room = (paper.content_height - 40) * share
     return _fit_cell(layout, paper.content_width, room, KEY_MAX_CELL)
+
+
+def smaller_key_shares(layout: Layout, paper: Paper, below: float) -> list[float]:
+    """The KEY_SHARES under `below` a tidy-up may try to save a sheet: those whose squares stay at least
+    KEY_MIN_CELL (46 rows at 0.3 of the page had squares of 4.25 pt, 1.5 mm, letters under 3 pt tall)."""
+    return [s for s in KEY_SHARES if s < below and key_cell(layout, paper, s) >= KEY_MIN_CELL]
 
 
 @dataclass(frozen=True)
@@ -544,7 +552,7 @@ def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None, paper: Pa
         for n, c in enumerate(plan.page_one)
     ]
     grid = standalone_grid_svg(layout, plan.cell, snap=False, unit="pt")
-    key = standalone_grid_svg(layout, key_cell(puzzle, layout, paper, key_share), solution=True, numbers=False,
+    key = standalone_grid_svg(layout, key_cell(layout, paper, key_share), solution=True, numbers=False,
                               snap=False, unit="pt")
     numbers = number_width(items, plan.size)
     indent = numbers + NUMBER_SPACE * plan.size
@@ -693,7 +701,7 @@ def _tidy(doc, render, plan: Plan, layout: Layout, paper: Paper):
                 doc, kw = trial, {**kw, "more_size": plan.size - off}
                 break
     if _stray(_spread(doc, "key-"), STRAY_ANSWERS):
-        for share in KEY_SHARES:
+        for share in smaller_key_shares(layout, paper, KEY_GRID_SHARE):
             trial = render(key_share=share, **kw)
             if len(trial.pages) < len(doc.pages):
                 doc, kw = trial, {**kw, "key_share": share}
@@ -703,7 +711,7 @@ def _tidy(doc, render, plan: Plan, layout: Layout, paper: Paper):
         # a long key of short answers: more, narrower columns (and a smaller grid above them) may keep it
         # on one sheet fewer
         share = kw.pop("key_share", KEY_GRID_SHARE)
-        for smaller in (share, *(s for s in KEY_SHARES if s < share)):
+        for smaller in (share, *smaller_key_shares(layout, paper, share)):
             trial = render(key_cols=cols, key_share=smaller, **kw)
             if len(trial.pages) < len(doc.pages):
                 doc, kw = trial, {**kw, "key_cols": cols, "key_share": smaller}
@@ -713,7 +721,7 @@ def _tidy(doc, render, plan: Plan, layout: Layout, paper: Paper):
     if _tail_alone(doc):
         # a key that fills its page to the foot sent the notes or the copyright line to a sheet of their own
         share = kw.pop("key_share", KEY_GRID_SHARE)
-        for smaller in (s for s in KEY_SHARES if s < share):
+        for smaller in smaller_key_shares(layout, paper, share):
             trial = render(key_share=smaller, **kw)
             if len(trial.pages) < len(doc.pages):
                 doc, kw = trial, {**kw, "key_share": smaller}
