@@ -368,7 +368,8 @@ def test_markdown_escapes_and_hides_answers(tricky):
     assert "\\<b\\>hot\\</b\\> \\&amp;" in md
     assert "<script>" not in md
     assert "\\_under\\_" in md and "\\*star\\*" in md
-    assert "\u2068\u05e9\u05dc\u05d5\u05dd" in md  # RTL clue isolated from the number and enumeration
+    # RTL clue isolated from the number and enumeration; as many Latin letters as Hebrew ones: left to right
+    assert "\u2066\u05e9\u05dc\u05d5\u05dd" in md
     body, _, answers = md.partition("<details>")
     assert "COOPER" not in body and "COOPER" in answers
 
@@ -553,3 +554,23 @@ def test_a_puz_reference_names_the_number_the_reader_shows():
             meant = names[(base.entries.index(source) + 7) % len(names)]
             assert target == "".join(ch for ch in meant.upper() if ch.isalpha()), (e["clue"], target, meant)
     assert checked > 20
+
+
+def test_a_clue_that_begins_in_the_other_direction_is_isolated_in_its_own():
+    """A first-strong isolate (U+2068) set an English clue that begins with a Hebrew word right to left."""
+    from site_builder.render.text import _md_clue, clue_direction
+    from site_builder.model import Direction, Entry, Placement
+
+    hebrew = "\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd"
+    assert clue_direction(hebrew + " is hello world in this language") == "ltr"
+    assert clue_direction("NASA " + hebrew + " " + hebrew) == "rtl"
+    assert clue_direction(hebrew) == clue_direction("Eternal city") == clue_direction("1999") == ""
+    assert clue_direction("Hello in Hebrew: " + hebrew) == ""  # English first and mostly: the isolate's guess is right
+    assert clue_direction("Hello " + hebrew) == "rtl"  # mostly Hebrew
+
+    def md(clue: str) -> str:
+        return _md_clue(Placement(Entry("SHALOM", clue, line=1), 0, 0, Direction.ACROSS, 1))
+
+    assert md(hebrew + " is hello world in this language").startswith("\u2066\u05e9")
+    assert md("NASA " + hebrew + " " + hebrew).startswith("\u2067NASA")
+    assert md(hebrew).startswith("\u2068")

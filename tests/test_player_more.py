@@ -1247,6 +1247,51 @@ def test_a_right_to_left_clue_keeps_its_enumeration_after_it(browser, tmp_path):
         page.close()
 
 
+# where `text` begins and ends in an element: [left, right] of its first and last character
+TEXT_SPAN = """([sel, text]) => {
+    const root = document.querySelector(sel), range = document.createRange();
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+        const at = node.textContent.indexOf(text);
+        if (at < 0) continue;
+        range.setStart(node, at); range.setEnd(node, at + 1);
+        const first = range.getBoundingClientRect();
+        range.setStart(node, at + text.length - 1); range.setEnd(node, at + text.length);
+        const last = range.getBoundingClientRect();
+        return [Math.min(first.left, last.left), Math.max(first.right, last.right)];
+    }
+    return null;
+}"""
+
+
+def test_a_clue_that_begins_in_the_other_direction_reads_in_its_own(browser, tmp_path):
+    """A clue in English that begins with a Hebrew word was set right to left ("is hello world in שלום עולם"):
+    its <bdi> took the first letter's direction. It takes the direction most of its letters have."""
+    for name, data in static_files().items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    text = RTL + ("SHALOM | \u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd is hello world in this language\n"
+                  "ORBIT | NASA \u05d4\u05d9\u05d0 \u05e1\u05d5\u05db\u05e0\u05d5\u05ea \u05d4\u05d7\u05dc\u05dc"
+                  " \u05e9\u05dc \u05d0\u05e8\u05e6\u05d5\u05ea \u05d4\u05d1\u05e8\u05d9\u05ea\n")
+    layout = _build(tmp_path, load_puzzle(text, slug="capitals"))
+    where = {p.answer: f"#clue-{p.direction.value}-{p.number} .clue-text" for p in layout.placements}
+    assert {"SHALOM", "ORBIT", "JERUSALEM"} <= set(where), layout.unplaced
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto((tmp_path / "capitals" / "index.html").as_uri())
+        hebrew = page.evaluate(TEXT_SPAN, [where["SHALOM"], "\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd"])
+        english = page.evaluate(TEXT_SPAN, [where["SHALOM"], "is hello"])
+        assert hebrew[1] <= english[0], "left to right: the Hebrew words first, on the left"
+        latin = page.evaluate(TEXT_SPAN, [where["ORBIT"], "NASA"])
+        rest = page.evaluate(TEXT_SPAN, [where["ORBIT"], "\u05d4\u05d9\u05d0"])
+        assert latin[0] >= rest[1], "right to left: NASA first, on the right"
+        # a clue all in one direction keeps the <bdi>'s own guess, no attribute
+        assert page.get_attribute(f"{where['JERUSALEM']} bdi", "dir") is None
+        assert page.get_attribute(f"{where['SHALOM']} bdi", "dir") == "ltr"
+    finally:
+        page.close()
+
+
 # ---------------------------------------------------------------- 15. phones (QA phone-s11)
 
 # 200% text on the narrowest phone (WCAG's reflow width): root font doubled before the player starts

@@ -37,7 +37,7 @@ from pathlib import Path
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before WeasyPrint loads pango)
 from .fonts import text_width
 from .svg import GRID, byline, grid_size, standalone_grid_svg, wrap
-from .text import breakable, clue_html, clue_only, clue_text, paragraphs, printable_value
+from .text import breakable, clue_html, clue_only, clue_text, dir_attribute, paragraphs, printable_value
 from ..model import Layout, Puzzle
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -136,6 +136,7 @@ class _Engine:
             lstrip_blocks=True,
         )
         env.filters["clue_html"] = lambda clue: clue_html(clue, breaks=True)
+        env.filters["dir_attribute"] = dir_attribute
         env.filters["breakable"] = breakable
         self.env = env
         self.markup = jinja2.utils.markupsafe.Markup

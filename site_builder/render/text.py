@@ -326,12 +326,39 @@ def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
 _RTL = ("R", "AL")
 
 
+def clue_direction(clue: str) -> str:
+    """"rtl" or "ltr" where an isolate's own guess, its first strong letter, would set the clue the wrong
+    way: a clue mostly in English that begins with a Hebrew or Arabic word read right to left ("is hello
+    world in שלום עולם"), one mostly in Hebrew that begins with a Latin name left to right; "" where the
+    guess is right. The main direction is that of most of its letters; as many each way read left to right,
+    as the page does."""
+    first, counts = "", {"ltr": 0, "rtl": 0}
+    for ch in clue:
+        kind = unicodedata.bidirectional(ch)
+        way = "ltr" if kind == "L" else "rtl" if kind in _RTL else ""
+        if way:
+            first = first or way
+            counts[way] += 1
+    main = "rtl" if counts["rtl"] > counts["ltr"] else "ltr"
+    return main if first and main != first else ""
+
+
+def dir_attribute(clue: str):
+    """` dir="ltr"` or ` dir="rtl"` for a clue's <bdi> where its own guess is wrong (`clue_direction`)."""
+    from markupsafe import Markup
+
+    way = clue_direction(clue)
+    return Markup(f' dir="{way}"') if way else Markup("")
+
+
 def _md_clue(p: Placement) -> str:
-    """The clue escaped for Markdown; right-to-left text is wrapped in Unicode isolates
-    (U+2068 ... U+2069) so the number and enumeration around it keep their places."""
+    """The clue escaped for Markdown; right-to-left text is wrapped in Unicode isolates so the number and
+    enumeration around it keep their places: a first-strong isolate (U+2068 ... U+2069), or a left-to-right
+    or right-to-left one (U+2066, U+2067) where the first letter would set the clue the wrong way."""
     clue = _md_escape(one_line(p.entry.clue) or "(no clue yet)")
     if any(unicodedata.bidirectional(ch) in _RTL for ch in clue):
-        clue = "\u2068" + clue + "\u2069"
+        opening = {"ltr": "\u2066", "rtl": "\u2067"}.get(clue_direction(clue), "\u2068")
+        clue = opening + clue + "\u2069"
     return clue
 
 
