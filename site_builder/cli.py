@@ -313,7 +313,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         drafts = [slug for slug, _ in result.failed if slug in result.failed_drafts]
         said = []
         # the site's own folders (public/tags/, public/static/) are no outputs of a puzzle named after them
-        kept = [slug for slug in published if (folder / slug).is_dir() and slug not in RESERVED_SLUGS]
+        # (a folder with no page in it holds no outputs of a build before: something else put it there)
+        kept = [slug for slug in published if (folder / slug / "index.html").is_file() and slug not in RESERVED_SLUGS]
         new = [slug for slug in published if slug not in kept]
         if kept:
             said.append(f"{', '.join(kept)}; {'their' if len(kept) > 1 else 'its'} previous outputs are kept")

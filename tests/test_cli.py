@@ -710,6 +710,7 @@ def test_a_failed_build_says_which_failed_puzzles_had_no_outputs_to_keep(tmp_pat
     assert run("build", "--root", str(root), "--jobs", "1").returncode == 0
     (root / "puzzles" / "small.txt").write_text(SMALL_PUZZLE.replace("HELLO | Greeting", "HELLO - Greeting"))
     (root / "puzzles" / "fresh.txt").write_text(SMALL_PUZZLE.replace("LOW | Not high", "LOW: Not high"))
+    (root / "public" / "fresh" / "fresh.pdf").mkdir(parents=True)  # a folder of someone's, no outputs of a build
     r = run("build", "--root", str(root), "--jobs", "1")
     assert r.returncode == 2
     assert ("error: 2 puzzle(s) failed: small; its previous outputs are kept; fresh, on no page until fixed "
