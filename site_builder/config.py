@@ -18,6 +18,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .errors import PuzzleError, PuzzleErrors
 
@@ -101,6 +102,16 @@ def load_config(pyproject: Path) -> SiteConfig:
         if key == "base_url" and not (value.startswith(("http://", "https://")) and value.endswith("/")):
             errors.append(PuzzleError(pyproject, line, "'base_url' must start with http:// or https:// and end with '/'"))
             continue
+        if key == "base_url":
+            # every page's address is this plus its path: a query or fragment would swallow the path
+            parts = urlsplit(value)
+            odd = next((ch for ch in value if ch.isspace() or ch in "\"'<>\\`"), None)
+            if parts.query or parts.fragment or "?" in value or "#" in value or odd or not parts.hostname:
+                what = ("a query ('?')" if "?" in value else "a fragment ('#')" if "#" in value
+                        else f"the character {odd!r}" if odd else "no host name")
+                errors.append(PuzzleError(pyproject, line, f"'base_url' has {what}; write the site's address alone, "
+                                          "like https://puzzles.example.org/ or https://example.org/puzzles/"))
+                continue
         values[key] = value.strip()
     if errors:
         raise PuzzleErrors(errors)

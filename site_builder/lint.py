@@ -154,7 +154,8 @@ def _answer_in_clue(entry: Entry, line: str) -> tuple[int, str] | None:
     # the whole answer, as one clue word or as consecutive clue words (LOG LADY in "the log lady")
     for i, (token, at, end) in enumerate(tokens):
         joined = ""
-        for word, _, end in tokens[i:]:
+        for j in range(i, len(tokens)):  # by index: a slice copied the rest of a long clue's words every word
+            word, _, end = tokens[j]
             joined += word
             if len(joined) >= len(answer):
                 break

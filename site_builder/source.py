@@ -26,12 +26,15 @@ SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_SIZE = 60
 MAX_SLUG = 100  # characters of a file name before .txt: it names a folder and files of public/
 MAX_TAG = 60  # characters of a tag: it names a page, tags/<tag>.html
+MAX_TAGS = 20  # tags of a puzzle: every tag page lists every tag, so 10,000 of them took gigabytes
 PAPERS = ("letter", "a4")
 # Even a 60x60 grid holds only about 400 answers (a 5,000-answer list at size 60
 # places 384), so a longer list is a mistake, and it would make the seed search crawl.
 MAX_ENTRIES = 1000
 # A 1,000-answer file with long clues is about 150 kB; anything over 1 MB is not a puzzle.
 MAX_FILE_BYTES = 1_000_000
+# A clue past this is no clue (lint warns past 120): one of 950 kB took 192 s and a 17-page PDF to build.
+MAX_CLUE = 2000
 
 
 def _strategies() -> tuple[str, ...]:
@@ -62,9 +65,14 @@ def fold_letter(ch: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", up) if not unicodedata.combining(c))
 
 
-def _as_yaml(value: Any) -> str:
+def _as_yaml(value: Any, most: int = 60) -> str:
     """A front-matter value as the file would write it, for a message: 'true', '[2026-01-05]', 'abc' (in
-    quotes), not Python's True and [datetime.date(2026, 1, 5)]."""
+    quotes), not Python's True and [datetime.date(2026, 1, 5)]; past `most` characters, cut short with '...'."""
+    text = _yaml_text(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def _yaml_text(value: Any) -> str:
     if isinstance(value, str):
         return repr(value)
     if isinstance(value, bool):
@@ -74,9 +82,9 @@ def _as_yaml(value: Any) -> str:
     if isinstance(value, (_dt.date, _dt.datetime)):
         return value.isoformat(sep=" ") if isinstance(value, _dt.datetime) else value.isoformat()
     if isinstance(value, list):
-        return "[" + ", ".join(_as_yaml(v) if not isinstance(v, str) else v for v in value) + "]"
+        return "[" + ", ".join(_yaml_text(v) if not isinstance(v, str) else v for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_as_yaml(v) if not isinstance(v, str) else v}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k}: {_yaml_text(v) if not isinstance(v, str) else v}" for k, v in value.items()) + "}"
     return str(value)
 
 
@@ -257,6 +265,9 @@ def _check_value(key: str, value: Any) -> Any:
             value = [t.strip() for t in value.split(",") if t.strip()]
         if not isinstance(value, list) or not all(isinstance(t, (str, int)) and not isinstance(t, bool) for t in value):
             raise ValueError("'tags' must be a list of words, like [tv, mystery]")
+        if len(value) > MAX_TAGS:
+            raise ValueError(f"'tags' lists {len(value)} tags; keep a puzzle to {MAX_TAGS} (each gets a page, "
+                             "and every tag page lists them all)")
         tags = []
         bad = [str(t).strip() for t in value if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", str(t).strip().lower())]
         if bad:  # every bad tag at once, as written, each with a name that would do
@@ -276,24 +287,24 @@ def _check_value(key: str, value: Any) -> Any:
             raise ValueError(f"'{key}' must be true or false, not {_as_yaml(value)}")
         return value
     if kind == "paper":
-        v = str(value).strip().lower()
+        v = str(value).strip().lower() if isinstance(value, str) else ""
         if v not in PAPERS:
             raise ValueError(f"'paper' must be one of {', '.join(PAPERS)}, not {_as_yaml(value)}")
         return v
     if kind == "strategy":
         names = _strategies()
-        v = str(value).strip()
+        v = str(value).strip() if isinstance(value, str) else ""
         if v not in names:
-            hint = difflib.get_close_matches(v, names, n=1)
+            hint = difflib.get_close_matches(v, names, n=1) if v else []
             extra = f" (did you mean '{hint[0]}'?)" if hint else ""
-            raise ValueError(f"unknown strategy {value!r}{extra}; choose one of {', '.join(names)}")
+            raise ValueError(f"unknown strategy {_as_yaml(value)}{extra}; choose one of {', '.join(names)}")
         return v
     # integers
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"'{key}' must be a whole number, not {_as_yaml(value)}")
     low, high = RANGES[kind]
     if not low <= value <= high:
-        raise ValueError(f"'{key}' must be between {low} and {high}, not {value}")
+        raise ValueError(f"'{key}' must be between {low} and {high}, not {_as_yaml(value)}")
     return value
 
 
@@ -446,7 +457,11 @@ def _quote_advice(key: str, value: str) -> str:
     return f"put the value in quotes: {key}: {_quoted(value)}"
 
 
-def _slip(lines: list[str], start: int, end: int, stop: int, depth: int = 0, first: int | None = None) -> tuple[int, int, str] | None:
+SLIP_TRIALS = 300  # readings of the front matter `_slip` may try: each a parse, and it tries fixes of fixes
+
+
+def _slip(lines: list[str], start: int, end: int, stop: int, depth: int = 0, first: int | None = None,
+          trials: list[int] | None = None) -> tuple[int, int, str] | None:
     """(file line, column, advice) for the first everyday slip in the front matter (lines start..end-1,
     0-based) at or before `stop`, the line YAML stopped on; None when there is none.
 
@@ -456,9 +471,16 @@ def _slip(lines: list[str], start: int, end: int, stop: int, depth: int = 0, fir
     closing quote) fails on its own line, so only `stop` is. A slip counts only when its fix mends the
     block: with that one line fixed, YAML reads past `stop` (or all of it, as 'key: value' lines), or
     stops at a later slip of its own (two lines without their space). So a line inside a list or quoted
-    value running over several lines is never blamed.
+    value running over several lines is never blamed. At most SLIP_TRIALS readings in all (`trials`, shared
+    with the searches for a later slip): past them YAML's own message stands (a block of 30 lines that each
+    looked like a slip took minutes, each fix tried with every fix of the lines after it).
     """
+    trials = [SLIP_TRIALS] if trials is None else trials
+
     def mends(i: int, fixed: str) -> bool:
+        if trials[0] <= 0:
+            return False
+        trials[0] -= 1
         trial = list(lines)
         trial[i] = fixed
         try:
@@ -468,7 +490,7 @@ def _slip(lines: list[str], start: int, end: int, stop: int, depth: int = 0, fir
             if mark is None:
                 return False
             later = start + mark.line
-            return later > stop or (depth < 3 and _slip(trial, start, end, later, depth + 1, i + 1) is not None)
+            return later > stop or (depth < 3 and _slip(trial, start, end, later, depth + 1, i + 1, trials) is not None)
         except RecursionError:
             return False
         return node is None or isinstance(node, yaml.MappingNode)
@@ -615,6 +637,12 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
             continue
         vline = offset + value_node.start_mark.line
         vcol = value_node.start_mark.column + 1
+        if _has_alias(value_node):
+            # `*name` repeats what `&name` marked: ten of them nested ten deep made a value of 10^10 words
+            # (said on the key's line: an alias's node is the one its anchor marked, maybe lines above)
+            errors.append(PuzzleError(path, line, f"'{key}' uses a YAML alias ('*' and a name): write the "
+                                      "value out in full (in quotes if it starts with '*' or '&')", col=col))
+            continue
         written = lines[start + value_node.start_mark.line][value_node.start_mark.column:]
         if isinstance(value_node, yaml.ScalarNode) and value_node.style is None and written.startswith("!"):
             # `title: !Important news`: YAML takes `!Important` for a tag, and the value would drop it
@@ -668,6 +696,16 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         elif (
             KEYS[key].kind in ("size", "seeds", "seed", "effort")
             and isinstance(value_node, yaml.ScalarNode)
+            and value_node.tag == "tag:yaml.org,2002:int"
+            and len(value_node.value) > 20
+        ):
+            low, high = RANGES[KEYS[key].kind]  # a number of thousands of digits: Python would refuse to read it
+            errors.append(PuzzleError(path, vline, f"'{key}' must be between {low} and {high}, not a number of "
+                                      f"{len(value_node.value)} characters", col=vcol))
+            continue
+        elif (
+            KEYS[key].kind in ("size", "seeds", "seed", "effort")
+            and isinstance(value_node, yaml.ScalarNode)
             and value_node.style is None
             and value_node.tag == "tag:yaml.org,2002:int"
             and not re.fullmatch(r"[+-]?(0|[1-9][0-9]*)", value_node.value)
@@ -702,6 +740,23 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         except ValueError as exc:
             errors.append(PuzzleError(path, vline, str(exc), col=vcol))
     return values
+
+
+def _has_alias(node: Any) -> bool:
+    """Whether a composed YAML value repeats a node: an alias (`*name`) is the node its anchor marked, met
+    again. Each node is visited once, so a value that aliases would make huge is checked in a moment."""
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            return True
+        seen.add(id(item))
+        if isinstance(item, yaml.SequenceNode):
+            stack.extend(item.value)
+        elif isinstance(item, yaml.MappingNode):
+            stack.extend(n for pair in item.value for n in pair)
+    return False
 
 
 # ------------------------------------------------------------------ files
@@ -1090,6 +1145,12 @@ def parse_source(
             errors.append(PuzzleError(
                 shown, lineno, f"the clue for {norm.display} is empty{hidden}; write it after the '|'", col=len(raw.rstrip()) + 1
             ))
+            continue
+        if len(clue) > MAX_CLUE:
+            errors.append(PuzzleError(
+                shown, lineno, f"the clue for {norm.display} is {len(clue):,} characters; keep a clue to {MAX_CLUE:,} "
+                "(a note that long belongs in the front matter's 'notes')",
+                col=len(raw) - len(raw.split("|", 1)[1].lstrip()) + 1))
             continue
         if len(norm.letters) > size:
             errors.append(PuzzleError(

@@ -184,6 +184,15 @@ def test_a_save_of_another_version_of_the_grid_shows_nothing(archive, page):
     assert page.inner_text(".card .progress") == "Solved in 1:01"
 
 
+def test_a_save_that_only_says_solved_in_its_own_words_is_not_solved(archive, page):
+    """A tampered save ("solved": "yes", a grid of Bs) made the card say Solved; the player writes true."""
+    page.goto((archive / "index.html").as_uri())
+    key, cells = page.get_attribute(".card", "data-key"), int(page.get_attribute(".card", "data-cells"))
+    save(page, key, cells, solved="yes", letters="B" * cells)
+    page.reload()
+    assert page.inner_text(".card .progress") == "All filled in, not solved yet"
+
+
 def test_every_letter_revealed_one_by_one_is_revealed_not_solved(archive, page):
     page.goto((archive / "index.html").as_uri())
     key, cells = page.get_attribute(".card", "data-key"), int(page.get_attribute(".card", "data-cells"))

@@ -168,6 +168,26 @@ def test_site_config_validation(tmp_path):
     assert load_config(tmp_path / "missing.toml").title
 
 
+@pytest.mark.parametrize("url, what", [
+    ("https://evil.org/\\\"><script>x</script>/", "the character '\"'"),
+    ("https://example.org/?a=1/", "a query ('?')"),
+    ("https://example.org/#frag/", "a fragment ('#')"),
+    ("https://exa mple.org/", "the character ' '"),
+    ("https:///", "no host name"),
+])
+def test_the_sites_address_is_an_address_alone(tmp_path, url, what):
+    """A base_url with a fragment or a query was taken: every page's address is it plus a path, and the feed,
+    sitemap and link previews pointed past '#frag/'."""
+    f = tmp_path / "pyproject.toml"
+    f.write_text(f'[tool.crossword]\nbase_url = "{url}"\n')
+    with pytest.raises(PuzzleErrors) as info:
+        load_config(f)
+    assert [str(e) for e in info.value.errors] == [f"{f}:2: 'base_url' has {what}; write the site's address alone, "
+                                                   "like https://puzzles.example.org/ or https://example.org/puzzles/"]
+    f.write_text('[tool.crossword]\nbase_url = "https://example.org/puzzles/"\n')
+    assert load_config(f).base_url == "https://example.org/puzzles/"
+
+
 def test_compare_trees_ignores_identical(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     for d in (a, b):

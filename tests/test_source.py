@@ -560,3 +560,67 @@ def test_a_line_typed_above_the_front_matter_is_told_to_go_not_that_the_front_ma
     errors = errors_of("Sunday special: a theme puzzle\n---\ntitle: T\ndate: 2026-01-01\n---\nCAT | Pet\nACT | Deed\n")
     assert errors == ["p.txt:1:1: a puzzle file starts with its front matter's '---' (line 2); delete what comes before "
                       "it, or start that line with '#'"], errors
+
+
+# ---------------------------------------------------------------- a hostile file (QA hostile-s20)
+
+FRONT = "---\ntitle: T\ndate: 2026-01-01\n"
+BODY = "---\nBASIL | Herb\nLAMB | Meat\n"
+
+
+def test_a_yaml_alias_is_refused_before_it_grows():
+    """Aliases nested ten deep ("billion laughs") made a value of 10^n words: a 1 kB file took gigabytes, and
+    the error quoted the whole value (5 MB for six levels)."""
+    levels = ["&a [" + ",".join(["lol"] * 10) + "]"] + [
+        f"&{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 10) + "]" for i in range(5)]
+    text = FRONT + f"description: [{', '.join(levels)}]\npaper: *f\n" + BODY
+    errors = errors_of(text)
+    assert len(errors) == 2 and all("uses a YAML alias" in e and len(e) < 300 for e in errors), errors
+    assert errors[0].startswith("p.txt:4:1: 'description'") and errors[1].startswith("p.txt:5:1: 'paper'")
+    # a plain value that only looks like one stays what it says
+    assert load_puzzle(FRONT + "description: '*the* best & brightest'\n" + BODY, path="p.txt").meta.description \
+        == "*the* best & brightest"
+
+
+def test_a_front_matter_slip_is_looked_for_within_a_bounded_number_of_readings(monkeypatch):
+    """Each line that looked like a slip was tried with every fix of the lines after it, each a parse of the
+    whole block: 30 such lines took 166 s. Past SLIP_TRIALS readings YAML's own message stands."""
+    import yaml
+
+    from site_builder import source
+
+    calls = [0]
+    real = yaml.compose
+
+    def counted(*args, **kw):
+        calls[0] += 1
+        return real(*args, **kw)
+
+    monkeypatch.setattr(yaml, "compose", counted)
+    text = FRONT + "tags: [a,\n" + "".join(f"k{i}=v,\n" for i in range(14)) + "z]\n  - x: y\n" + BODY
+    errors = errors_of(text)
+    assert len(errors) == 1 and "not valid YAML" in errors[0], errors
+    assert calls[0] <= source.SLIP_TRIALS + 5, calls[0]
+    calls[0] = 0
+    errors_of(FRONT + "author= Ann\n" + BODY)  # an everyday slip is still found and named
+    assert "with a colon and a space" in errors_of(FRONT + "author= Ann\n" + BODY)[0]
+
+
+def test_limits_on_tags_clues_and_numbers_name_the_line():
+    """10,000 tags built for ten minutes and 11.6 GB (every tag page lists every tag); a clue of 950 kB took
+    192 s; a seed of 5,000 digits got Python's own words about int_max_str_digits."""
+    from site_builder.source import MAX_CLUE, MAX_TAGS
+
+    tags = ", ".join(f"t{i}" for i in range(MAX_TAGS + 1))
+    assert errors_of(FRONT + f"tags: [{tags}]\n" + BODY) == [
+        f"p.txt:4:7: 'tags' lists {MAX_TAGS + 1} tags; keep a puzzle to {MAX_TAGS} (each gets a page, and every tag "
+        "page lists them all)"]
+    assert load_puzzle(FRONT + f"tags: [{', '.join(f't{i}' for i in range(MAX_TAGS))}]\n" + BODY, path="p.txt")
+    long = "word " * (MAX_CLUE // 5 + 1)
+    errors = errors_of(FRONT + "---\nBASIL | Herb\nLAMB | " + long + "\n")
+    assert len(errors) == 1 and errors[0].startswith(f"p.txt:6:8: the clue for LAMB is {len(long.strip()):,} characters")
+    assert f"keep a clue to {MAX_CLUE:,}" in errors[0]
+    errors = errors_of(FRONT + "seed: " + "9" * 5000 + "\n" + BODY)
+    assert errors == ["p.txt:4:7: 'seed' must be between 0 and 4294967295, not a number of 5000 characters"]
+    errors = errors_of(FRONT + "seed: 99999999999999\n" + BODY)
+    assert errors == ["p.txt:4:7: 'seed' must be between 0 and 4294967295, not 99999999999999"], errors

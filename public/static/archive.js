@@ -41,7 +41,7 @@
       return { state: 'new', text: '' };
     }
     var filled = state.letters.replace(/\./g, '').length;
-    if (state.solved && filled === cells) {
+    if (state.solved === true && filled === cells) {
       // revealed as the player says it: the whole puzzle at once, or every letter one way or another
       if (state.gaveUp || (typeof state.revealed === 'string' && /^1+$/.test(state.revealed))) {
         return { state: 'revealed', text: 'Revealed' };
