@@ -58,6 +58,16 @@ def _line_of(text: str, key: str) -> int | None:
     return None
 
 
+def _host(address: str) -> str | None:
+    """The host name of an address; None where it has none, or an unclosed '[' or a port that is no port
+    (reading `port` checks it) makes it no address."""
+    try:
+        parts = urlsplit(address)
+        return parts.hostname if parts.port is None or parts.port >= 0 else None
+    except ValueError:
+        return None
+
+
 def load_config(pyproject: Path) -> SiteConfig:
     """Read `[tool.crossword]`; defaults when the file or the table is missing."""
     try:
@@ -104,11 +114,10 @@ def load_config(pyproject: Path) -> SiteConfig:
             continue
         if key == "base_url":
             # every page's address is this plus its path: a query or fragment would swallow the path
-            parts = urlsplit(value)
             odd = next((ch for ch in value if ch.isspace() or ch in "\"'<>\\`"), None)
-            if parts.query or parts.fragment or "?" in value or "#" in value or odd or not parts.hostname:
-                what = ("a query ('?')" if "?" in value else "a fragment ('#')" if "#" in value
-                        else f"the character {odd!r}" if odd else "no host name")
+            what = ("a query ('?')" if "?" in value else "a fragment ('#')" if "#" in value
+                    else f"the character {odd!r}" if odd else None if _host(value) else "no valid host name and port")
+            if what:
                 errors.append(PuzzleError(pyproject, line, f"'base_url' has {what}; write the site's address alone, "
                                           "like https://puzzles.example.org/ or https://example.org/puzzles/"))
                 continue

@@ -659,22 +659,23 @@ def build_site(
         # fork: the workers inherit the imported renderers (WeasyPrint is slow to import)
         ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
         scratch = tempfile.mkdtemp(prefix="crossword-build-")  # the workers' temporary files, gone with them
-        pool = ctx.Pool(min(jobs, len(work)), initializer=_start_worker, initargs=(os.getpid(), scratch))
         try:
-            _collect(pool.imap(_build_one, work), out, state, record_key, infos, result, report, quick)
-            pool.close()
-            pool.join()
-            shutil.rmtree(scratch, ignore_errors=True)
-        except BaseException:
-            # a Ctrl-C or a failure: the workers stop now, without tracebacks of their own. A second Ctrl-C
-            # raised inside terminate() left the pool half stopped and join() waiting for good (2 runs in 16
-            # of a double SIGINT): while the workers are stopped, a stop signal is ignored (the pool's own
-            # threads may take it, so a signal mask would not hold it), and the stop goes on as before
-            with _stop_signals_ignored():
-                pool.terminate()
+            pool = ctx.Pool(min(jobs, len(work)), initializer=_start_worker, initargs=(os.getpid(), scratch))
+            try:
+                _collect(pool.imap(_build_one, work), out, state, record_key, infos, result, report, quick)
+                pool.close()
                 pool.join()
-                shutil.rmtree(scratch, ignore_errors=True)
-            raise
+            except BaseException:
+                # a Ctrl-C or a failure: the workers stop now, without tracebacks of their own. A second Ctrl-C
+                # raised inside terminate() left the pool half stopped and join() waiting for good (2 runs in 16
+                # of a double SIGINT): while the workers are stopped, a stop signal is ignored (the pool's own
+                # threads may take it, so a signal mask would not hold it), and the stop goes on as before
+                with _stop_signals_ignored():
+                    pool.terminate()
+                    pool.join()
+                raise
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
     else:
         try:
             _collect(map(_build_one, [(*w, stop) for w in work]), out, state, record_key, infos, result, report, quick)

@@ -272,7 +272,8 @@ def _check_value(key: str, value: Any) -> Any:
         bad = [str(t).strip() for t in value if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", str(t).strip().lower())]
         if bad:  # every bad tag at once, as written, each with a name that would do
             fixes = [ascii_name(t) for t in bad]
-            said = ", ".join(f"{t!r}" + (f" (say {f})" if f else "") for t, f in zip(bad, fixes))
+            said = ", ".join(_as_yaml(t) + (f" (say {f if len(f) <= 60 else f[:57] + '...'})" if f else "")
+                             for t, f in zip(bad, fixes))
             raise ValueError(f"tag{'s' if len(bad) > 1 else ''} {said} must be lowercase letters, digits and single "
                              "hyphens between them")
         for t in value:
@@ -454,7 +455,8 @@ def _quoted(value: str) -> str:
 
 
 def _quote_advice(key: str, value: str) -> str:
-    return f"put the value in quotes: {key}: {_quoted(value)}"
+    quoted = _quoted(value)
+    return f"put the value in quotes: {key}: {quoted if len(quoted) <= 80 else quoted[:76] + '...' + quoted[-1]}"
 
 
 SLIP_TRIALS = 300  # readings of the front matter `_slip` may try: each a parse, and it tries fixes of fixes
@@ -620,6 +622,7 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         return None
     constructor = yaml.SafeLoader(text)
     values: dict[str, Any] = {}
+    met: set[int] = set()  # the value nodes read so far: an alias is one met again (`_has_alias`)
     for key_node, value_node in node.value:
         line = offset + key_node.start_mark.line
         col = key_node.start_mark.column + 1
@@ -637,7 +640,7 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
             continue
         vline = offset + value_node.start_mark.line
         vcol = value_node.start_mark.column + 1
-        if _has_alias(value_node):
+        if _has_alias(value_node, met):
             # `*name` repeats what `&name` marked: ten of them nested ten deep made a value of 10^10 words
             # (said on the key's line: an alias's node is the one its anchor marked, maybe lines above)
             errors.append(PuzzleError(path, line, f"'{key}' uses a YAML alias ('*' and a name): write the "
@@ -649,7 +652,7 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
             rest = lines[start + value_node.start_mark.line][value_node.start_mark.column:].strip()
             tag = written.split()[0] if written.split() else "!"
             errors.append(PuzzleError(
-                path, vline, f"'{key}' starts with {tag!r}, which YAML reads as a tag and drops; "
+                path, vline, f"'{key}' starts with {_as_yaml(tag)}, which YAML reads as a tag and drops; "
                 f"{_quote_advice(key, rest)}", col=vcol))
             continue
         if KEYS[key].kind == "text" and isinstance(value_node, yaml.ScalarNode):
@@ -694,17 +697,18 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
                     col=len(line) - len(line.lstrip()) + 1))
                 continue
         elif (
-            KEYS[key].kind in ("size", "seeds", "seed", "effort")
-            and isinstance(value_node, yaml.ScalarNode)
+            isinstance(value_node, yaml.ScalarNode)
             and value_node.tag == "tag:yaml.org,2002:int"
             and len(value_node.value) > 20
         ):
-            low, high = RANGES[KEYS[key].kind]  # a number of thousands of digits: Python would refuse to read it
-            errors.append(PuzzleError(path, vline, f"'{key}' must be between {low} and {high}, not a number of "
-                                      f"{len(value_node.value)} characters", col=vcol))
+            # a number of thousands of digits: Python would refuse to read it, in words of its own
+            kind = KEYS[key].kind
+            errors.append(PuzzleError(path, vline, (
+                f"'{key}' must be between {RANGES[kind][0]} and {RANGES[kind][1]}" if kind in RANGES
+                else f"bad value for '{key}'") + f", not a number of {len(value_node.value)} characters", col=vcol))
             continue
         elif (
-            KEYS[key].kind in ("size", "seeds", "seed", "effort")
+            KEYS[key].kind in RANGES
             and isinstance(value_node, yaml.ScalarNode)
             and value_node.style is None
             and value_node.tag == "tag:yaml.org,2002:int"
@@ -742,10 +746,11 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
     return values
 
 
-def _has_alias(node: Any) -> bool:
-    """Whether a composed YAML value repeats a node: an alias (`*name`) is the node its anchor marked, met
-    again. Each node is visited once, so a value that aliases would make huge is checked in a moment."""
-    seen: set[int] = set()
+def _has_alias(node: Any, seen: set[int]) -> bool:
+    """Whether a composed YAML value repeats a node, within itself or of `seen` (the values read before it,
+    which it joins): an alias (`*name`) is the node its anchor marked, met again (the composer makes a new
+    node of everything else). Each node is visited once, so a value aliases would make huge is checked in a
+    moment."""
     stack = [node]
     while stack:
         item = stack.pop()

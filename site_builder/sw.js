@@ -50,11 +50,10 @@ self.addEventListener('activate', function (event) {
       return Promise.all(windows.filter(function (w) { return w.url.indexOf(SCOPE) === 0; }).map(function (w) {
         return fetch(w.url, { cache: 'no-cache' }).then(function (response) {
           if (response.status !== 200) return;
+          if (!/^text\/html/.test(response.headers.get('Content-Type') || '')) return cache.put(pageKey(w.url), response);
           return response.clone().text().then(function (html) {
             return Promise.all([cache.put(pageKey(w.url), response)].concat(thumbnails(html, w.url).map(function (url) {
-              return fetch(url, { cache: 'only-if-cached', mode: 'same-origin' }).then(function (image) {
-                if (image.status === 200) return cache.put(url, image);
-              }).catch(function () {});
+              return keepFromBrowser(cache, url);
             })));
           });
         }).catch(function () {});
@@ -72,12 +71,16 @@ function keepUsedParts(cache) {
   return Promise.all(LATER.map(function (path) {
     var url = new URL(path, SCOPE).href;
     return caches.match(url).then(function (kept) {
-      if (kept) return cache.add(fresh(url));
-      return fetch(url, { cache: 'only-if-cached', mode: 'same-origin' }).then(function (response) {
-        if (response.status === 200) return cache.put(url, response);
-      });
+      return kept ? cache.add(fresh(url)) : keepFromBrowser(cache, url);
     }).catch(function () {});
   }));
+}
+
+// a file the browser's own cache holds (loaded before there was a worker) into `cache`; best effort
+function keepFromBrowser(cache, url) {
+  return fetch(url, { cache: 'only-if-cached', mode: 'same-origin' }).then(function (response) {
+    if (response.status === 200) return cache.put(url, response);
+  }).catch(function () {});
 }
 
 // A request past the browser's HTTP cache: where a host lets files be cached a while (GitHub Pages says ten
@@ -124,7 +127,8 @@ function storeFor(request, url) {
 function ask(request, store) {
   if (request.mode === 'navigate') {
     // a navigation's request cannot be copied with changes: a new one, whose redirect (a folder's address
-    // without its slash) the browser follows as it would the original's
+    // without its slash) the browser follows as it would the original's (it asks for */*, not text/html,
+    // and sends no Referer: nothing a static host reads)
     return new Request(request.url, { cache: 'no-cache', credentials: 'same-origin', redirect: 'manual' });
   }
   return store && store !== PAGES ? new Request(request, { cache: 'no-cache' }) : request;

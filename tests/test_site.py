@@ -173,7 +173,9 @@ def test_site_config_validation(tmp_path):
     ("https://example.org/?a=1/", "a query ('?')"),
     ("https://example.org/#frag/", "a fragment ('#')"),
     ("https://exa mple.org/", "the character ' '"),
-    ("https:///", "no host name"),
+    ("https:///", "no valid host name and port"),
+    ("http://[abc/", "no valid host name and port"),
+    ("https://example.org:99999/", "no valid host name and port"),
 ])
 def test_the_sites_address_is_an_address_alone(tmp_path, url, what):
     """A base_url with a fragment or a query was taken: every page's address is it plus a path, and the feed,

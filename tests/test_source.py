@@ -577,6 +577,10 @@ def test_a_yaml_alias_is_refused_before_it_grows():
     errors = errors_of(text)
     assert len(errors) == 2 and all("uses a YAML alias" in e and len(e) < 300 for e in errors), errors
     assert errors[0].startswith("p.txt:4:1: 'description'") and errors[1].startswith("p.txt:5:1: 'paper'")
+    # one key's value repeated under another is an alias too, said at the key that repeats it
+    errors = errors_of(FRONT + "author: &a Ann\ndescription: *a\n" + BODY)
+    assert errors == ["p.txt:5:1: 'description' uses a YAML alias ('*' and a name): write the value out in full "
+                      "(in quotes if it starts with '*' or '&')"], errors
     # a plain value that only looks like one stays what it says
     assert load_puzzle(FRONT + "description: '*the* best & brightest'\n" + BODY, path="p.txt").meta.description \
         == "*the* best & brightest"
@@ -622,5 +626,12 @@ def test_limits_on_tags_clues_and_numbers_name_the_line():
     assert f"keep a clue to {MAX_CLUE:,}" in errors[0]
     errors = errors_of(FRONT + "seed: " + "9" * 5000 + "\n" + BODY)
     assert errors == ["p.txt:4:7: 'seed' must be between 0 and 4294967295, not a number of 5000 characters"]
+    for key in ("paper", "draft", "strategy"):  # any key: not Python's words about int_max_str_digits
+        errors = errors_of(FRONT + f"{key}: " + "9" * 5000 + "\n" + BODY)
+        assert errors == [f"p.txt:4:{len(key) + 3}: bad value for '{key}', not a number of 5000 characters"], errors
+    # values quoted in a message are cut short
+    for line in ("description: !" + "x" * 50_000, "tags: [a, b_" + "c" * 50_000 + "]"):
+        errors = errors_of(FRONT + line + "\n" + BODY)
+        assert len(errors) == 1 and len(errors[0]) < 400, (len(errors[0]), errors[0][:200])
     errors = errors_of(FRONT + "seed: 99999999999999\n" + BODY)
     assert errors == ["p.txt:4:7: 'seed' must be between 0 and 4294967295, not 99999999999999"], errors
