@@ -2057,6 +2057,15 @@ def _three_puzzles(tmp_path):
     return root
 
 
+def _three_puzzles_with_thumbnails(tmp_path):
+    """`_three_puzzles`, each with a thumbnail of one pixel (a quick build makes no PNG)."""
+    root = _three_puzzles(tmp_path)
+    thumb = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAWk1v8QAAAABJRU5ErkJggg==")
+    for slug in "abc":
+        (root / "public" / slug / f"{slug}-thumb.png").write_bytes(thumb)
+    return root
+
+
 def _opened_under_the_worker(context, url):
     """A page of `url`, once the site's service worker has taken it over (and kept it)."""
     page = context.new_page()
@@ -2069,10 +2078,7 @@ def test_offline_the_archive_keeps_its_thumbnails_and_an_unopened_page_says_why_
     """Offline, most of the archive's thumbnails were broken images (they were not kept), a puzzle never
     opened gave the browser's own error page, and a folder's address typed without its slash failed even
     where the page was kept."""
-    root = _three_puzzles(tmp_path)
-    thumb = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAWk1v8QAAAABJRU5ErkJggg==")
-    for slug in "abc":  # a quick build makes no PNG
-        (root / "public" / slug / f"{slug}-thumb.png").write_bytes(thumb)
+    root = _three_puzzles_with_thumbnails(tmp_path)
     server, base = _serve(root / "public")
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     broken = "[...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).length"
@@ -2108,10 +2114,7 @@ def test_offline_the_archive_keeps_its_thumbnails_and_an_unopened_page_says_why_
 def test_the_thumbnails_of_the_first_visit_to_the_archive_stay_offline(browser, tmp_path):
     """The archive's first visit loads its thumbnails before the worker is there: they were not kept, and
     offline, once the browser's cache had let them go, every card showed an empty square."""
-    root = _three_puzzles(tmp_path)
-    thumb = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAWk1v8QAAAABJRU5ErkJggg==")
-    for slug in "abc":  # a quick build makes no PNG
-        (root / "public" / slug / f"{slug}-thumb.png").write_bytes(thumb)
+    root = _three_puzzles_with_thumbnails(tmp_path)
     server, base = _serve(root / "public")
     context = browser.new_context(viewport={"width": 1280, "height": 1600})
     shown = "[...document.images].filter(i => i.complete && i.naturalWidth === 1).length"  # the 1x1 PNG, not the empty square
