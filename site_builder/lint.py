@@ -451,6 +451,11 @@ CROWDED = 0.6
 ROOMY = 0.5  # the share the suggested size gives them
 
 
+def roomy_size(letters: int) -> int:
+    """The grid size whose squares the answers' letters fill to ROOMY: the size lint and the build suggest."""
+    return math.ceil(math.sqrt(letters / ROOMY))
+
+
 def check_room(path: str, meta: dict, entries: Sequence[Entry], lines: Sequence[str]) -> list[Diagnostic]:
     """too-many-letters: more answer letters than a size x size grid holds, so the build leaves answers out."""
     from .source import MAX_SIZE
@@ -462,7 +467,7 @@ def check_room(path: str, meta: dict, entries: Sequence[Entry], lines: Sequence[
         return []
     lineno = next((i + 1 for i, ln in enumerate(lines) if re.match(r"size\s*:", ln)), None)
     lineno = lineno or entries[0].line
-    wanted = math.ceil(math.sqrt(letters / ROOMY))
+    wanted = roomy_size(letters)
     fix = (f"raise 'size' to {wanted}, or split the list" if wanted <= MAX_SIZE
            else f"split the list: even a {MAX_SIZE}x{MAX_SIZE} grid holds too few")
     said = f"'size: {meta['size']}'" if "size" in meta else "the default size, 23"

@@ -68,8 +68,14 @@ def fold_letter(ch: str) -> str:
 def _as_yaml(value: Any, most: int = 60) -> str:
     """A front-matter value as the file would write it, for a message: 'true', '[2026-01-05]', 'abc' (in
     quotes), not Python's True and [datetime.date(2026, 1, 5)]; past `most` characters, cut short with '...'."""
-    text = _yaml_text(value)
-    return text if len(text) <= most else text[: most - 3] + "..."
+    return _cut(_yaml_text(value), most)
+
+
+def _cut(text: str, most: int, keep_end: int = 0) -> str:
+    """`text`, or past `most` characters its start and '...' (and its last `keep_end`: a closing quote)."""
+    if len(text) <= most:
+        return text
+    return text[: most - 3 - keep_end] + "..." + (text[-keep_end:] if keep_end else "")
 
 
 def _yaml_text(value: Any) -> str:
@@ -272,7 +278,7 @@ def _check_value(key: str, value: Any) -> Any:
         bad = [str(t).strip() for t in value if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", str(t).strip().lower())]
         if bad:  # every bad tag at once, as written, each with a name that would do
             fixes = [ascii_name(t) for t in bad]
-            said = ", ".join(_as_yaml(t) + (f" (say {f if len(f) <= 60 else f[:57] + '...'})" if f else "")
+            said = ", ".join(_as_yaml(t) + (f" (say {_cut(f, 60)})" if f else "")
                              for t, f in zip(bad, fixes))
             raise ValueError(f"tag{'s' if len(bad) > 1 else ''} {said} must be lowercase letters, digits and single "
                              "hyphens between them")
@@ -455,8 +461,7 @@ def _quoted(value: str) -> str:
 
 
 def _quote_advice(key: str, value: str) -> str:
-    quoted = _quoted(value)
-    return f"put the value in quotes: {key}: {quoted if len(quoted) <= 80 else quoted[:76] + '...' + quoted[-1]}"
+    return f"put the value in quotes: {key}: {_cut(_quoted(value), 80, keep_end=1)}"
 
 
 SLIP_TRIALS = 300  # readings of the front matter `_slip` may try: each a parse, and it tries fixes of fixes

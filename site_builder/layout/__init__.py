@@ -195,16 +195,14 @@ def _size_advice(puzzle: Puzzle, layout: Layout, name: str) -> str | None:
     """How to give answers that found no room more of it: "raise 'size' (to about 25: ...)", or None when
     the grid stopped at least two squares short of the size both ways (it had room to grow, so what kept the
     answers out is the rules: no spot crosses the grid without touching another answer)."""
-    import math
-
-    from ..lint import ROOMY
+    from ..lint import roomy_size
     from ..source import MAX_SIZE
 
     size = layout.params.size
     if layout.placements and layout.rows <= size - 2 and layout.cols <= size - 2:
         return None
     letters = sum(len(e.answer) for e in puzzle.entries)
-    holds = math.ceil(math.sqrt(letters / ROOMY))  # the size lint's too-many-letters names, so the two agree
+    holds = roomy_size(letters)  # the size lint's too-many-letters names, so the two agree
     if size >= MAX_SIZE:
         return f"split the list ({MAX_SIZE}x{MAX_SIZE} is the largest grid)"
     if holds > MAX_SIZE:
