@@ -574,9 +574,85 @@ def build_site(
     build early: the puzzles written so far are whole and recorded, the rest
     stay stale, the index is left as it was, and `result.stopped` is set.
 
+    One build of a folder runs at a time: a second (`make site` while `make
+    watch` rebuilds, say) waits for the first to end, as `_one_build_at_a_time`
+    says.
+
     `cache` holds cached layouts (default root/.cache); `state` the per-puzzle
     build keys that make the build incremental (default: the cache folder).
     """
+    root = Path(root)
+    if not (root / "puzzles").is_dir():
+        raise PuzzleError(root, None, "no puzzles/ folder here; run from the project folder or pass --root")
+    out = Path(out) if out is not None else root / "public"
+    cache = cache if cache is not None else root / ".cache"
+    with _one_build_at_a_time(cache, out, report):
+        return _build_site(root, out, jobs=jobs, force=force, cache=cache, state=state, report=report, quick=quick,
+                           only=only, stop=stop)
+
+
+_HELD: set[str] = set()  # the build locks this process holds: a build inside a build of the same folder goes on
+
+
+@contextlib.contextmanager
+def _one_build_at_a_time(cache: Path, out: Path, report: Callable[[str], None]):
+    """Hold the lock on building `out` (a file under cache/build/, named by the folder's real path) while the
+    block runs; wait for it, saying so, when another process holds it. Two builds of one folder at once each
+    removed the other's half-written temporary files as leftovers of a crash, and wrote every page twice.
+    The system lets go of the lock when its holder ends, however it ends. Where the cache cannot be written,
+    or the system has no flock, the build goes on unlocked, as before there was one."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system
+        yield
+        return
+    name = hashlib.sha256(os.fsencode(os.path.realpath(out))).hexdigest()[:16]
+    path = cache / "build" / f"{name}.lock"
+    if str(path) in _HELD:
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - closed below, which lets go of the lock
+    except OSError:
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip()
+            report(f"wait   another build of {out} (process {holder or 'unknown'}) is running: this one starts "
+                   "when it ends")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        _HELD.add(str(path))
+        try:
+            yield
+        finally:
+            _HELD.discard(str(path))
+    finally:
+        handle.close()
+
+
+def _build_site(
+    root: Path,
+    out: Path | None = None,
+    *,
+    jobs: int = 1,
+    force: bool = False,
+    cache: Path | None = None,
+    state: Path | None = None,
+    report: Callable[[str], None] = lambda line: None,
+    quick: bool = False,
+    only: set[str] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> BuildResult:
+    """`build_site` once it holds the lock on `out`."""
     root = Path(root)
     if not (root / "puzzles").is_dir():
         raise PuzzleError(root, None, "no puzzles/ folder here; run from the project folder or pass --root")

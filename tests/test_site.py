@@ -883,3 +883,38 @@ def test_check_lays_out_afresh_as_a_clean_checkout_would(tmp_path):
     assert [d.path for d in check_site(root, report=quiet)[1]] == ["jan/jan.json"]
     build_site(root, force=True, report=quiet)
     assert check_site(root, report=quiet)[1] == []
+
+
+def test_a_second_build_of_a_folder_waits_for_the_first(tmp_path):
+    """Two builds of one folder at once: the second removed the first's half-written files as a crash's
+    leftovers. It waits, says so, and builds once the first has let go."""
+    import threading
+
+    root = make_repo(tmp_path, one=small())
+    out = root / "public"
+    out.mkdir()
+    half = out / ".index.html.1234.tmp"  # the first build's file, being written
+    half.write_text("half")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from pathlib import Path; from site_builder.site import _one_build_at_a_time\n"
+         f"with _one_build_at_a_time(Path({str(root / '.cache')!r}), Path({str(out)!r}), print):\n"
+         "    print('held', flush=True); sys.stdin.readline()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        said: list[str] = []
+        builder = threading.Thread(target=lambda: build_site(root, report=said.append))
+        builder.start()
+        builder.join(3)
+        assert builder.is_alive(), "the second build did not wait"
+        assert said == [f"wait   another build of {out} (process {holder.pid}) is running: this one starts when it ends"]
+        assert half.read_text() == "half" and not (out / "index.html").exists()
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        builder.join(60)
+        assert not builder.is_alive()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert (out / "index.html").exists() and (out / "one" / "index.html").exists()
+    assert said[1:] and said[1].startswith("build  one")
