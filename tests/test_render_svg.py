@@ -233,3 +233,39 @@ def test_a_word_too_long_for_its_line_breaks_after_a_hyphen_where_one_fits():
     # without one, by characters, every line filled
     lines = wrap("Antidisestablishmentarianism" * 2, "serif-bold", 32, 300)
     assert "".join(lines) == "Antidisestablishmentarianism" * 2 and len(lines) == 4
+
+
+def test_the_svg_carries_the_glyphs_it_draws(tp):
+    """A viewer without Source Serif drew the clues in its own, wider face, and two-digit numbers ran into
+    their clues: the SVG embeds each face it draws with, cut to the characters drawn, and the clue numbers
+    end at the gutter whatever face draws them."""
+    import base64
+    import io
+
+    puzzle, layout = tp
+    for solution in (False, True):
+        svg = render_svg(puzzle, layout, solution=solution)
+        root = ET.fromstring(svg)
+        faces = {}
+        for rule in re.findall(r"@font-face\{([^}]*)\}", root.find("s:style", NS).text):
+            family = re.search(r'font-family:"([^"]+)"', rule).group(1)
+            weight = int(re.search(r"font-weight:(\d+)", rule).group(1))
+            data = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)\)", rule).group(1))
+            assert data[:4] == b"wOFF"
+            faces[(family, weight)] = set(TTFont(io.BytesIO(data)).getBestCmap())
+        drawn = {("Source Serif Pro", 700): root.iterfind(".//s:g[@class='title']/s:text", NS),
+                 ("Source Serif Pro", 400): root.iterfind(".//s:text[@class='line']", NS),
+                 ("Source Sans Pro", 700): [*root.iterfind(".//s:text[@class='number']", NS),
+                                            *root.iterfind(".//s:text[@class='heading']", NS),
+                                            *root.iterfind(".//s:g[@class='letters']/s:text", NS)],
+                 ("Source Sans Pro", 400): [*root.iterfind(".//s:g[@class='byline']/s:text", NS),
+                                            *root.iterfind(".//s:g[@class='numbers']/s:text", NS)]}
+        assert set(faces) == set(drawn)
+        for face, texts in drawn.items():
+            chars = {ord(ch) for t in texts for ch in t.text or ""}
+            assert chars and chars <= faces[face], (face, sorted(chr(c) for c in chars - faces[face]))
+            assert faces[face] - chars <= {ord(" ")}, face  # cut to what is drawn
+        numbers = root.findall(".//s:text[@class='number']", NS)
+        assert numbers and {t.get("text-anchor") for t in numbers} == {"end"}
+        assert len({t.get("x") for t in numbers}) == 2  # one right edge a column
+        assert len(svg) < 3 * 28_000  # cut to what is drawn: the faces whole are a megabyte

@@ -4,16 +4,18 @@ Grid proportions live in GRID, in cell units; the SVG, PNG, thumbnail and PDF
 all draw the grid with `grid_svg`, only at different cell sizes, so they
 cannot disagree. Text is measured with the shipped fonts' own metrics
 (fonts.text_width) for wrapping, and every string is XML-escaped, with
-characters XML cannot hold dropped.
+characters XML cannot hold dropped. The standalone SVG carries the glyphs it
+draws (`embedded_faces`), so it looks the same in a viewer without the fonts.
 """
 
 from __future__ import annotations
 
+import base64
 import re
 from dataclasses import dataclass
 
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before any cairo/pango load)
-from .fonts import SANS as SANS_FACE, SERIF as SERIF_FACE, metrics, unseen
+from .fonts import FACES, SANS as SANS_FACE, SERIF as SERIF_FACE, embedded_font, metrics, unseen
 from .text import clue_text, long_date
 from ..model import Layout, Puzzle
 
@@ -306,6 +308,28 @@ def balance(blocks: list[Block], columns: int = 2) -> list[list[Block]]:
 # ------------------------------------------------------------------ page
 
 
+def embedded_faces(drawn_by: dict[str, list[str]]) -> str:
+    """A <style> of @font-face rules carrying the glyphs each face (a `fonts.FACES` key) draws, as WOFF in
+    data: URLs, so the SVG looks as designed where its faces are not installed (a viewer's own face is
+    wider or narrower than the one the lines were wrapped for); "" where none can be cut. Each rule's
+    weight is the one the text asks for ("bold": 700), so no browser thickens the semibold.
+    cairosvg skips @font-face and finds the same files through fontconfig."""
+    rules = []
+    for face, texts in drawn_by.items():
+        text = "".join(texts)
+        if not text.strip():
+            continue
+        data = embedded_font(face, text)
+        if data is None:
+            return ""
+        _file, family, weight, style = FACES[face]
+        rules.append(
+            f'@font-face{{font-family:"{family}";font-weight:{700 if weight > 400 else 400};font-style:{style};'
+            f'src:url(data:font/woff;base64,{base64.b64encode(data).decode("ascii")}) format("woff")}}'
+        )
+    return f"<style>\n{chr(10).join(rules)}\n</style>\n" if rules else ""
+
+
 def _svg_cell(layout: Layout) -> int:
     room = PAGE_WIDTH - 2 * MARGIN
     cell = MAX_CELL
@@ -320,8 +344,10 @@ def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str
     content = W - 2 * MARGIN
     body: list[str] = []
     y = MARGIN
+    drawn_by: dict[str, list[str]] = {face: [] for face in ("serif", "serif-bold", "sans", "sans-bold")}
 
     title_lines = wrap(puzzle.meta.title, "serif-bold", TITLE_SIZE, content)
+    drawn_by["serif-bold"] += title_lines
     body.append(f'<g class="title" font-family="{SERIF}" font-weight="bold" font-size="{TITLE_SIZE}" fill="{INK}">')
     for line in title_lines:
         y += TITLE_SIZE * 1.05
@@ -330,6 +356,7 @@ def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str
     y += 8
     body.append(f'<g class="byline" font-family="{SANS}" font-size="{BYLINE_SIZE}" fill="#444444">')
     for line in wrap(byline(puzzle), "sans", BYLINE_SIZE, content):
+        drawn_by["sans"].append(line)
         y += BYLINE_SIZE * 1.3
         body.append(f'<text x="{MARGIN}" y="{fmt(y)}">{drawn(line)}</text>')
     body.append("</g>")
@@ -342,12 +369,14 @@ def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str
     m = GRID.margin(cell)
     gx = MARGIN + round((content - gw) / 2) + m
     body.append(grid_svg(layout, cell, x0=gx, y0=y + m, solution=solution))
+    drawn_by["sans"] += map(str, layout.numbers.values())
+    if solution:
+        drawn_by["sans-bold"] += layout.cells.values()
     y += gh + 30
 
     col_w = (content - COLUMN_GAP) / 2
     blocks = clue_blocks(layout, col_w - TEXT_INDENT)
     col_bottom = y
-    sans_bold = metrics("sans-bold")
     for i, col in enumerate(balance(blocks, 2)):
         cx = MARGIN + i * (col_w + COLUMN_GAP)
         right = cx + col_w
@@ -355,6 +384,7 @@ def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str
         body.append(f'<g class="column" data-left="{fmt(cx)}" data-right="{fmt(right)}" fill="{INK}">')
         for b in col:
             if b.kind == "heading":
+                drawn_by["sans-bold"].append(b.text)
                 if cy > y:
                     cy += HEADING_SPACE
                 cy += HEADING_SIZE
@@ -365,11 +395,15 @@ def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str
                 cy += 12
                 continue
             num = str(b.number)
-            nx = cx + NUMBER_GUTTER - sans_bold.width(num, CLUE_SIZE)
+            drawn_by["sans-bold"].append(num)
+            drawn_by["serif"] += b.lines
+            # the number's right edge at the gutter, whatever face draws it (anchored there, not placed by
+            # this face's width: a viewer's own face is wider or narrower)
+            nx = cx + NUMBER_GUTTER
             body.append(f'<g class="clue" data-number="{b.number}">')
             body.append(
                 f'<text class="number" x="{fmt(nx)}" y="{fmt(cy + CLUE_SIZE)}" font-family="{SANS}" '
-                f'font-weight="bold" font-size="{CLUE_SIZE}">{num}</text>'
+                f'font-weight="bold" font-size="{CLUE_SIZE}" text-anchor="end">{num}</text>'
             )
             for j, line in enumerate(b.lines):
                 ly = cy + CLUE_SIZE + j * CLUE_LEADING
@@ -388,6 +422,7 @@ def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str
         'text-rendering="geometricPrecision">\n'
         f"<title>{xml_text(puzzle.meta.title)}{' (solution)' if solution else ''}</title>\n"
         f'<rect width="{W}" height="{H}" fill="{PAPER}"/>\n'
+        f"{embedded_faces(drawn_by)}"
     )
     # text-rendering="geometricPrecision" turns off hinted metrics in cairo (and browsers): glyphs
     # advance by the font's own widths, the ones `wrap` measured with.
