@@ -85,11 +85,16 @@ def load_config(pyproject: Path) -> SiteConfig:
         if where:
             what = str(exc)[: where.start()]
             line = text.split("\n")[int(where[1]) - 1] if int(where[1]) <= text.count("\n") + 1 else ""
+            col = int(where[2])
             if what == "Illegal character '\\n'" and (line.count('"') % 2 or line.count("'") % 2):
                 what += "; a quoted value is not closed on its line: end it with the quote it starts with"
+            elif what == "Cannot overwrite a value" and re.match(r"\s*[\w.\"'-]+\s*=", line):
+                key = line.split("=", 1)[0].strip()
+                what = f"key {key} is given twice; keep one"
+                col = len(line) - len(line.lstrip()) + 1
             elif what == "Invalid value" and "=" in line and not line.split("=", 1)[1].strip()[:1] in "\"'[{0123456789tf-+":
                 what += '; a text value goes in double quotes: key = "text"'
-            raise PuzzleError(pyproject, int(where[1]), f"not valid TOML: {what}", col=int(where[2])) from exc
+            raise PuzzleError(pyproject, int(where[1]), f"not valid TOML: {what}", col=col) from exc
         raise PuzzleError(pyproject, None, f"not valid TOML: {exc}") from exc
     tool = data.get("tool", {})
     table = tool.get("crossword", {}) if isinstance(tool, dict) else None
@@ -121,6 +126,11 @@ def load_config(pyproject: Path) -> SiteConfig:
                 errors.append(PuzzleError(pyproject, line, f"'base_url' has {what}; write the site's address alone, "
                                           "like https://puzzles.example.org/ or https://example.org/puzzles/"))
                 continue
+        if key == "title" and not "".join(ch for ch in value if ch.isprintable()).strip():
+            errors.append(PuzzleError(pyproject, line, "[tool.crossword] 'title' must not be empty: it heads every page "
+                                      f"and the feed; name the site (title = \"My puzzles\") or remove the line for "
+                                      f"the default, {SiteConfig.title!r}"))
+            continue
         values[key] = value.strip()
     if errors:
         raise PuzzleErrors(errors)

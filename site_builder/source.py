@@ -138,6 +138,10 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
         elif ch in _DROPPED:
             continue
         elif ch in _BREAKS:
+            if current == 0 and parts:  # 'A - B', 'A . B': a space and a hyphen, or a space either side of a '.'
+                fixed = _one_break_each(text)
+                raise ValueError(f"two breaks in a row between words; keep one space or hyphen there"
+                                 + (f" ({fixed!r})" if fixed != text and _well_formed(fixed) else ""))
             if current == 0:
                 raise ValueError(f"'{ch}' must sit between letters")
             parts.append(current)
@@ -171,6 +175,29 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
     return NormalisedAnswer("".join(letters), display.replace("–", "-").replace("‐", "-"), enumeration)
 
 
+def _one_break_each(text: str) -> str:
+    """`text` with one break between words: a space beside a hyphen goes ('A - B': 'A-B'), and a '.' or
+    apostrophe after a space joins the word before it ('A . B': 'A. B')."""
+    out: list[str] = []
+    for ch in text:
+        if ch in _DROPPED and out and out[-1] == " ":
+            out.pop()
+        if ch in _BREAKS and out and out[-1] in _BREAKS:
+            if ch != " ":
+                out[-1] = ch  # a hyphen wins over a space
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _well_formed(text: str) -> bool:
+    try:
+        normalise_answer(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _bad_char_index(raw: str) -> int:
     """Index in `raw` of the character that makes normalise_answer fail (best effort)."""
     for i, ch in enumerate(raw):
@@ -178,6 +205,14 @@ def _bad_char_index(raw: str) -> int:
             normalise_answer("A" + ch + "A")
         except ValueError:
             return i
+    last = ""  # two breaks in a row ('A - B'): the second one
+    for i, ch in enumerate(raw):
+        if ch in _DROPPED or (ch.isspace() and i and raw[i - 1].isspace()):
+            continue
+        kind = "break" if ch in _BREAKS or ch.isspace() else "letter"
+        if kind == last == "break" and raw[:i].strip():
+            return i
+        last = kind
     breaks = [i for i, ch in enumerate(raw) if ch in _BREAKS and ch != " "]
     if breaks:
         lead = len(raw) - len(raw.lstrip())
@@ -290,6 +325,9 @@ def _check_value(key: str, value: Any) -> Any:
                 tags.append(t)
         return tuple(tags)
     if kind == "bool":
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):  # draft: "true"
+            raise ValueError(f"'{key}' must be true or false without quotes ({key}: {value.strip().lower()}); "
+                             "in quotes it is a piece of text")
         if not isinstance(value, bool):
             raise ValueError(f"'{key}' must be true or false, not {_as_yaml(value)}")
         return value
@@ -899,9 +937,14 @@ def decode_source(data: bytes, path: str | Path) -> str:
         line = data[: exc.start].count(b"\n") + 1
         col = len(data[line_start : exc.start].decode("utf-8", "replace")) + 1
         byte = data[exc.start]
-        hint = " (it looks like Latin-1 or Windows-1252)" if byte >= 0x80 else ""
+        if exc.reason == "unexpected end of data":  # the last character's bytes cut short
+            hint = " (it ends inside a character: the file was cut short)"
+        elif byte == 0xED and 0xA0 <= data[exc.start + 1 : exc.start + 2][:1].ljust(1, b"\0")[0] <= 0xBF:
+            hint = " (an encoded surrogate: CESU-8 or Java's modified UTF-8)"
+        else:
+            hint = " (it looks like Latin-1 or Windows-1252)" if byte >= 0x80 else ""
         raise PuzzleError(
-            path, line, f"this file is not UTF-8 text{hint}: byte 0x{byte:02x} in column {col}; save it as UTF-8"
+            path, line, f"this file is not UTF-8 text{hint}: byte 0x{byte:02x} in column {col}; save it as UTF-8", col=col
         ) from exc
     return text.replace("\r\n", "\n").replace("\r", "\n")
 

@@ -281,6 +281,9 @@ def test_pyproject_problems_are_errors_with_their_place(tmp_path):
          "pyproject.toml:5:18: error: not valid TOML: Illegal character '\\n'; a quoted value is not closed on its line"),
         ('[project]\nname = "x"\n\n[tool.crossword]\ntitle = The Press\n',
          'pyproject.toml:5:9: error: not valid TOML: Invalid value; a text value goes in double quotes: key = "text"'),
+        ('[tool.crossword]\ntitle = "A"\n  title = "B"\n',
+         "pyproject.toml:3:3: error: not valid TOML: key title is given twice; keep one"),
+        ('[tool.crossword]\ntitle = " "\n', "pyproject.toml:2: error: [tool.crossword] 'title' must not be empty"),
     ):
         (root / "pyproject.toml").write_text(text)
         r = run("build", "--root", str(root))

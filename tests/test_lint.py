@@ -230,7 +230,17 @@ def test_latin1_file(tmp_path):
     f = tmp_path / "cafe.txt"
     f.write_bytes(HEAD.encode() + "CAFÉ | Coffee shop\n".encode("latin-1"))
     assert_clear_failure(f, "not UTF-8 text (it looks like Latin-1")
-    assert str(lint_file(f)[0]).startswith(f"{f}:5: error:")
+    assert str(lint_file(f)[0]).startswith(f"{f}:5:4: error:")  # the column in the place, for an editor to jump to
+
+
+def test_a_file_cut_short_or_with_encoded_surrogates_is_not_called_latin1(tmp_path):
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes(HEAD.encode() + "CAFÉ | Coffee €".encode()[:-1])
+    assert_clear_failure(cut, "not UTF-8 text (it ends inside a character: the file was cut short)")
+    assert str(lint_file(cut)[0]).startswith(f"{cut}:5:15: error:")
+    cesu = tmp_path / "cesu.txt"
+    cesu.write_bytes(HEAD.encode() + b"CAFE | Coffee \xed\xa0\xbd\xed\xb8\x80\n")
+    assert_clear_failure(cesu, "not UTF-8 text (an encoded surrogate: CESU-8 or Java's modified UTF-8)")
 
 
 @pytest.mark.parametrize(

@@ -136,6 +136,7 @@ def test_latin_letters_without_an_accent_to_drop_fold_as_their_languages_spell_t
         ("size: big\n", 4, "'size' must be a whole number"),
         ("size: 2\n", 4, "'size' must be between 3 and 60"),
         ("draft: maybe\n", 4, "'draft' must be true or false"),
+        ('draft: "True"\n', 4, "'draft' must be true or false without quotes (draft: true)"),
         ("strategy: freefrom\n", 4, "did you mean 'freeform'"),
         ("tags: 5\n", 4, "'tags' must be a list"),
         ("title: U\n", 4, "given twice"),
@@ -202,7 +203,7 @@ def test_plain_list_without_front_matter():
 def test_not_utf8(tmp_path):
     f = tmp_path / "bad.txt"
     f.write_bytes(b"---\ntitle: T\ndate: 2026-01-01\n---\nCAF\xe9 | x\n")
-    with pytest.raises(PuzzleError, match=r"bad.txt:5: this file is not UTF-8"):
+    with pytest.raises(PuzzleError, match=r"bad.txt:5:4: this file is not UTF-8"):
         read_puzzle(f)
     g = tmp_path / "bin.txt"
     g.write_bytes(b"\x00\x01\x02")
@@ -635,3 +636,12 @@ def test_limits_on_tags_clues_and_numbers_name_the_line():
         assert len(errors) == 1 and len(errors[0]) < 400, (len(errors[0]), errors[0][:200])
     errors = errors_of(FRONT + "seed: 99999999999999\n" + BODY)
     assert errors == ["p.txt:4:7: 'seed' must be between 0 and 4294967295, not 99999999999999"], errors
+
+
+@pytest.mark.parametrize("answer, col, fix", [("A . B", 4, "'A. B'"), ("C - D", 3, "'C-D'"), ("E  -F", 4, "'E-F'"),
+                                              ("G -'- H", 3, None)])
+def test_two_breaks_in_a_row_are_pointed_at_with_the_answer_mended(answer, col, fix):
+    """'A . B' was 'bad answer: ' ' must sit between letters' at column 1, beside a letter."""
+    errs = errors_of(f"---\ntitle: T\ndate: 2026-01-02\n---\n{answer} | x\nSAGE | herb\n")
+    assert len(errs) == 1 and errs[0].startswith(f"p.txt:5:{col}: bad answer {answer!r}: two breaks in a row"), errs
+    assert (f"keep one space or hyphen there ({fix})" in errs[0]) if fix else errs[0].endswith("there"), errs
