@@ -89,6 +89,28 @@ def test_the_years_bar_marks_the_year_being_read(archive, browser):
         context.close()
 
 
+def test_a_year_asked_for_is_marked_on_a_page_too_short_to_bring_it_up(archive, browser):
+    """The end of the page marked the last year, or the top quarter the first: a click on the other year,
+    which the page could not scroll up to the bar, marked a year the reader had not asked for."""
+    context = browser.new_context(viewport={"width": 1000, "height": 1800})
+    page = context.new_page()
+    try:
+        page.goto((archive / "index.html").as_uri())
+        current = "() => [...document.querySelectorAll('nav.years a[aria-current=location]')].map(a => a.textContent)"
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")  # nothing to scroll
+        assert page.evaluate(current) == ["2025"]  # its heading is in the top quarter too
+        page.click("nav.years a[href='#y2026']")
+        page.wait_for_function("document.querySelector('nav.years a[href=\"#y2026\"]').hasAttribute('aria-current')")
+        assert page.evaluate(current) == ["2026"]
+        page.click("nav.years a[href='#y2025']")
+        page.wait_for_function("document.querySelector('nav.years a[href=\"#y2025\"]').hasAttribute('aria-current')")
+        page.goto((archive / "index.html").as_uri() + "#y2026")  # the address names it
+        page.wait_for_function("document.querySelector('nav.years a[href=\"#y2026\"]').hasAttribute('aria-current')")
+        assert page.evaluate(current) == ["2026"]
+    finally:
+        context.close()
+
+
 def test_a_tapped_year_does_not_keep_looking_like_the_year_in_view(archive, browser):
     """A touch screen keeps :hover on the last link tapped: the year tapped kept its dark border after the
     page was scrolled to another year, as if it were still the year being read."""
@@ -253,6 +275,9 @@ def names(tmp_path_factory):
     (root / "puzzles" / "hindi.txt").write_text(
         OTHER.format(date="2025-06-06").replace("Crème de la Crème", "हिन्दी पहेली").replace("[food]", "[words]"),
         encoding="utf-8")
+    (root / "puzzles" / "arabic.txt").write_text(
+        OTHER.format(date="2025-07-07").replace("Crème de la Crème", "أسماء عربية").replace("[food]", "[names]"),
+        encoding="utf-8")
     assert build_site(root, report=lambda line: None).ok
     return root / "public"
 
@@ -274,7 +299,9 @@ def names(tmp_path_factory):
     ("resund", []),
     ("setter", ["Allotment"]),  # the author, Test Setter
     ("地図", ["東京の地図"]),  # Japanese writes no spaces between words: found anywhere
-    ("-", ["Allotment", "Crème de la Crème", "Øresund Straße", "हिन्दी पहेली", "東京の地図"]),  # punctuation alone narrows nothing
+    ("-", ["Allotment", "Crème de la Crème", "Øresund Straße", "أسماء عربية", "हिन्दी पहेली", "東京の地図"]),
+    ("اسماء", ["أسماء عربية"]),  # the hamza, a mark as an accent is, may be left out
+    ("أسماء", ["أسماء عربية"]),  # punctuation alone narrows nothing
     ("🍕", ["Øresund Straße"]),  # a symbol is looked for as it is
     ("हिन्दी", ["हिन्दी पहेली"]),  # a word's vowel signs are part of it
     ("दी", []),  # not a word's start: the marks do not split it

@@ -899,6 +899,22 @@ def test_on_a_phone_a_long_clue_shows_three_lines_until_tapped(open_page):
     assert p.page.evaluate("document.querySelector('.clue-bar').getBoundingClientRect().height") == folded
 
 
+def test_on_a_wide_screen_a_long_clue_shows_four_lines_until_clicked(open_page):
+    """The bar grew with its clue (857 px for 2,000 characters) and pushed the grid out of the window."""
+    p = open_page("long-words", **DESKTOP)
+    angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
+    p.page.click(f"#clue-{angel.direction.value}-{angel.number}")
+    line, shown, whole = p.page.evaluate("""() => {
+        const el = document.querySelector('.clue-bar-text');
+        return [parseFloat(getComputedStyle(el).lineHeight), el.getBoundingClientRect().height, el.scrollHeight];
+    }""")
+    assert whole > 4 * line + 1 and abs(shown - 4 * line) <= 1, (whole, shown, line)
+    assert p.page.evaluate(f"document.getElementById('{cell_id(angel.cells()[0])}').getBoundingClientRect().bottom") < 800
+    p.page.click(".clue-bar-text")
+    assert p.page.evaluate("document.querySelector('.clue-bar-text').getBoundingClientRect().height") >= whole - 1
+    assert p.page.evaluate("document.activeElement.id") == "grid-input"  # the keys stay with the grid
+
+
 def test_on_a_phone_a_folded_clue_shows_nothing_of_its_fourth_line(open_page):
     # the clamped text had its vertical padding inside its clipping box: the top of a fourth line showed
     # in the bottom padding, over the grid

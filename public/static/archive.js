@@ -85,12 +85,15 @@
   var show = form && form.querySelector('#show');
   var status = form && form.querySelector('.find-count');
 
-  // lower case, accents off, so 'creme' finds 'Crème'; the letters no accent comes off spelt as the
+  // lower case, accents off, so 'creme' finds 'Crème' (and every script's marks: Hebrew points, an Arabic
+  // hamza, so 'اسماء' finds 'أسماء'); the letters no accent comes off spelt as the
   // answers spell them (ß is ss); apostrophes, straight or curly, left out, so 'obrien' finds O'Brien
   var LETTERS = { 'ß': 'ss', 'æ': 'ae', 'œ': 'oe', 'ø': 'o', 'ł': 'l', 'đ': 'd', 'ð': 'd', 'þ': 'th', 'ħ': 'h', 'ı': 'i' };
+  var MARKS = /[\u0300-\u036f\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed]/g;
+  try { MARKS = new RegExp('\\p{Mn}', 'gu'); } catch (e) { /* before Unicode property escapes: those above */ }
   function fold(text) {
     var s = String(text).toLowerCase().replace(/[ßæœøłđðþħı]/g, function (ch) { return LETTERS[ch]; });
-    s = s.normalize ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : s;
+    s = s.normalize ? s.normalize('NFD').replace(MARKS, '') : s;
     return s.replace(/['\u2018\u2019\u02bc`]/g, '');
   }
 
@@ -271,9 +274,19 @@
 
   // The years bar marks the year being read (aria-current="location"), as the page scrolls: the last
   // year shown whose heading is in the top quarter of the window under the bar (where a link in the
-  // bar brings it), the last year once the page is scrolled to its end. On a phone the bar scrolls
-  // sideways: its mark is kept in the bar's view.
+  // bar brings it), the last year once the page is scrolled to its end. A year the reader asked for (its
+  // link in the bar, or the address's #y2024) is marked while its heading is in the window: on a page too
+  // short to bring it up to the bar, the end of the page had marked the last year instead. On a phone the
+  // bar scrolls sideways: its mark is kept in the bar's view.
   var yearBar = document.querySelector('nav.years');
+  var asked = null;  // the heading's id
+  function askedFor() {
+    var heading = asked && document.getElementById(asked);
+    var section = heading && heading.closest('section.year');
+    if (!section || section.hidden) return null;
+    var top = heading.getBoundingClientRect().top;
+    return top >= Math.max(0, yearBar.getBoundingClientRect().bottom) - 2 && top < window.innerHeight ? section : null;
+  }
   function markYear() {
     if (!yearBar) return;
     var shown = years.filter(function (section) { return !section.hidden; });
@@ -282,6 +295,8 @@
     shown.forEach(function (section) { if (section.getBoundingClientRect().top <= line) current = section; });
     var end = document.documentElement.scrollHeight - window.innerHeight;
     if (shown.length && end > 0 && window.scrollY >= end - 2) current = shown[shown.length - 1];
+    current = askedFor() || current;
+    if (asked && current && current.getAttribute('aria-labelledby') !== asked) asked = null;  // read on past it
     var id = current && current.getAttribute('aria-labelledby');
     Array.prototype.forEach.call(yearBar.querySelectorAll('a'), function (link) {
       var on = link.getAttribute('href') === '#' + id;
@@ -297,6 +312,17 @@
       if (!yearFrame) yearFrame = requestAnimationFrame(function () { yearFrame = 0; markYear(); });
     }, { passive: true });
     window.addEventListener('resize', markYear);
+    var fromAddress = function () {
+      var id = decodeURIComponent(location.hash.slice(1));
+      if (id && yearBar.querySelector('a[href="#' + id + '"]')) { asked = id; markYear(); }
+    };
+    yearBar.addEventListener('click', function (e) {
+      var link = e.target.closest && e.target.closest('a[href^="#"]');
+      if (link) asked = link.getAttribute('href').slice(1);  // marked by the scroll it brings (or now, if none)
+      requestAnimationFrame(markYear);
+    });
+    window.addEventListener('hashchange', fromAddress);
+    fromAddress();
     markYear();
   }
 
