@@ -114,7 +114,8 @@ def load_config(pyproject: Path) -> SiteConfig:
         if not isinstance(value, str):
             errors.append(PuzzleError(pyproject, line, f"[tool.crossword] '{key}' must be a string"))
             continue
-        if key == "base_url" and not (value.startswith(("http://", "https://")) and value.endswith("/")):
+        if key == "base_url" and not (value.startswith(("http://", "https://")) and ("?" in value or "#" in value
+                                                                                     or value.endswith("/"))):
             errors.append(PuzzleError(pyproject, line, "'base_url' must start with http:// or https:// and end with '/'"))
             continue
         if key == "base_url":

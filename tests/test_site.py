@@ -172,6 +172,8 @@ def test_site_config_validation(tmp_path):
     ("https://evil.org/\\\"><script>x</script>/", "the character '\"'"),
     ("https://example.org/?a=1/", "a query ('?')"),
     ("https://example.org/#frag/", "a fragment ('#')"),
+    ("https://example.org/?a=1", "a query ('?')"),  # said so, not that it must end with '/'
+    ("https://example.org/#frag", "a fragment ('#')"),
     ("https://exa mple.org/", "the character ' '"),
     ("https:///", "no valid host name and port"),
     ("http://[abc/", "no valid host name and port"),
