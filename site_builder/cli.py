@@ -231,11 +231,14 @@ def cmd_lint(args: argparse.Namespace) -> int:
                   "that holds some", file=sys.stderr)
             return 2
     else:
-        files = puzzle_sources(Path("puzzles"))
-        for note in unread_sources(Path("puzzles")):
+        folder = Path(args.root) / "puzzles" if args.root != "." else Path("puzzles")
+        files = puzzle_sources(folder)
+        for note in unread_sources(folder):
             print(f"note: {note}", file=sys.stderr)
         if not files:
-            print("error: no puzzles/*.txt here; run from the project directory or name the files to lint", file=sys.stderr)
+            where = ("no puzzles/*.txt here; run from the project directory, pass --root" if args.root == "."
+                     else f"no *.txt puzzle files in {folder}; pass the project folder as --root")
+            print(f"error: {where}, or name the files to lint", file=sys.stderr)
             return 2
     diagnostics = lint_paths(files, strict=args.strict)
     for d in diagnostics:
@@ -460,6 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="check puzzle files: errors and editorial warnings, as file:line:col lines")
     lint.add_argument("files", nargs="*", metavar="FILE", help="puzzle files or directories (default: puzzles/*.txt)")
     lint.add_argument("--strict", action="store_true", help="treat warnings as errors (exit status 2)")
+    lint.add_argument("--root", default=".", help="project folder whose puzzles/ to lint when no FILE is named (default .)")
     lint.set_defaults(func=cmd_lint)
 
     build = sub.add_parser("build", help="build every puzzle in puzzles/ into public/, incrementally")

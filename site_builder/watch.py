@@ -77,6 +77,8 @@ def classify(path: str | Path, root: Path) -> Source | None:
     if is_ignored(p.name) or "__pycache__" in p.parts:
         return None
     puzzles = (root / "puzzles").resolve()
+    if p.resolve() == puzzles:  # the folder itself, made again (or moved away): every puzzle, read afresh
+        return Source("folder", p)
     parent = p.parent.resolve()
     if parent == puzzles:
         if p.suffix == ".txt":
@@ -137,6 +139,11 @@ class ChangeQueue:
         with self._cond:
             return bool(self._paths)
 
+    def waiting(self) -> list[str]:
+        """The changed paths not yet taken."""
+        with self._cond:
+            return list(self._paths)
+
     def take(self, timeout: float) -> list[str]:
         """Wait up to `timeout` for changes, then until they are quiet; [] when none came."""
         deadline = time.monotonic() + timeout
@@ -162,10 +169,14 @@ def _event_handler(queue: ChangeQueue, root: Path):
     class Handler(FileSystemEventHandler):
         # Opened and closed events are ignored: the build itself reads the sources.
         def on_any_event(self, event):
-            if event.is_directory or event.event_type not in ("created", "modified", "deleted", "moved"):
+            if event.event_type not in ("created", "modified", "deleted", "moved"):
                 return
             for p in (event.src_path, getattr(event, "dest_path", "")):
-                if p and classify(os.fsdecode(p), root) is not None:
+                if not p:
+                    continue
+                kind = classify(os.fsdecode(p), root)
+                # of folders, only puzzles/ itself matters: removed and made again, it is another folder to watch
+                if kind is not None and (not event.is_directory or kind.kind == "folder"):
                     queue.add(os.fsdecode(p))
 
     return Handler()
@@ -558,6 +569,7 @@ class Watcher:
         self.full_owed = False
         self.known = self._puzzle_paths()
         self.observer = None
+        self.watching: tuple[int, int] | None = None  # the puzzles/ folder the observer watches (`_puzzles_folder`)
         self.restart_wanted: list[Path] = []
         self.told: set[str] = set()  # the notes on unread files already said
 
@@ -580,6 +592,22 @@ class Watcher:
         observer.daemon = True
         observer.start()
         self.observer = observer
+        self.watching = self._puzzles_folder()
+
+    def _puzzles_folder(self) -> tuple[int, int] | None:
+        """Which folder puzzles/ is (device, inode): one removed and made again is another, unwatched."""
+        try:
+            st = (self.root / "puzzles").stat()
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def watch_again(self) -> None:
+        """Watch puzzles/ again where it is another folder than the one watched (an author's `rm -rf puzzles`
+        and a copy back, or a `mv` of a folder of puzzles into its place: the saves went unseen for good)."""
+        if self.observer is not None and self._puzzles_folder() != self.watching:
+            self.stop_observer()
+            self.start_observer()
 
     def stop_observer(self) -> None:
         if self.observer is not None:
@@ -599,10 +627,21 @@ class Watcher:
 
     def _build(self, stage: str, **kwargs) -> tuple[BuildResult, float]:
         t0 = time.perf_counter()
-        result = build_site(self.root, self.out, report=lambda line: None, **kwargs)
+        result = build_site(self.root, self.out, report=self._said, **kwargs)
         seconds = time.perf_counter() - t0
+        # a file read while it was being saved ("the file is empty": an editor empties it, then writes) fails
+        # for nothing: a save is waiting, and its own build says how the file reads once written
+        waiting = {Path(p).stem for p in self.queue.waiting() if Path(p).suffix == ".txt"}
+        if waiting and result.failed:
+            result.failed = [(slug, exc) for slug, exc in result.failed if slug not in waiting]
         self.on_build(stage, result)
         return result, seconds
+
+    def _said(self, line: str) -> None:
+        """Of what a build says, only that it waits for another build of the folder (`make site` in another
+        terminal): the save seemed to take seconds to build otherwise."""
+        if line.startswith("wait "):
+            self.say(f"{time.strftime('%H:%M:%S')}  {line.split(None, 1)[1]}")
 
     def start(self) -> Rebuild:
         """The first quick build: every stale puzzle's page, before the server starts."""
@@ -619,6 +658,10 @@ class Watcher:
         slugs: set[str] = set()
         site = False
         for s in sources:
+            if s.kind == "folder":
+                site = True
+                changes.append(("made again" if s.path.is_dir() else "removed", self._show(s.path) + "/"))
+                continue
             if s.kind != "puzzle":
                 site = True
                 changes.append(("changed", self._show(s.path)))
@@ -640,7 +683,11 @@ class Watcher:
         run.failures = list(run.quick.failed)
         if run.quick.built:
             self.full_owed = True
-        self.finish(run)
+        try:
+            self.finish(run)
+        except BaseException:  # a stop (Ctrl-C) or a crash in the PNG and PDF: the save's page is written
+            self.report(run)
+            raise
         return run
 
     def finish(self, run: Rebuild) -> None:
@@ -774,6 +821,8 @@ class Watcher:
         if any(s.kind in ("unread", "puzzle") for s in sources):
             self.tell_unread()
         sources = [s for s in sources if s.kind != "unread"]
+        if any(s.kind == "folder" for s in sources):
+            self.watch_again()  # before the build reads it: a save from here on is seen
         code = [s.path for s in sources if s.kind == "code"]
         if code:
             self.restart_wanted = code
@@ -900,20 +949,10 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
               file=sys.stderr)
         return 2
     watcher = Watcher(root, out)
-    try:
-        claim, holder = claim_output(root, watcher.out)
-    except OSError:  # a .cache that cannot be written: no lock, as before there was one
-        claim, holder = True, None
-    if claim is None:
-        print(f"error: another watcher (process {holder or 'unknown'}) is building {watcher.out} already: every save "
-              "would be built twice; use that one, or stop it (Ctrl-C in its terminal) and start this one again",
-              file=sys.stderr)
-        return 2
-    make_folder(watcher.out)
     state = ReloadState(watcher.out)
     watcher.on_build = lambda stage, result: state.bump(result, {Path(name).stem for name in watcher.known})
     watcher.on_failure = state.fail
-    try:
+    try:  # the port first: a watcher that cannot serve makes nothing (an empty public/, a lock file)
         server = make_server(watcher.out, host, port, state)
     except OSError as exc:
         import socket
@@ -925,6 +964,17 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
             fix = f"pick another port: make watch PORT={port + 1} (or crossword watch --port {port + 1})"
         print(f"error: cannot serve on {host}:{port}: {exc.strerror or exc}; {fix}", file=sys.stderr)
         return 2
+    try:
+        claim, holder = claim_output(root, watcher.out)
+    except OSError:  # a .cache that cannot be written: no lock, as before there was one
+        claim, holder = True, None
+    if claim is None:
+        server.server_close()
+        print(f"error: another watcher (process {holder or 'unknown'}) is building {watcher.out} already: every save "
+              "would be built twice; use that one, or stop it (Ctrl-C in its terminal) and start this one again",
+              file=sys.stderr)
+        return 2
+    make_folder(watcher.out)
 
     stopping = threading.Event()
 

@@ -781,3 +781,12 @@ def test_quiet_names_a_puzzle_that_fails_to_read_as_one_that_fails_to_lay_out(tm
     root = _project(tmp_path, **{"done.txt": SMALL_PUZZLE, "bad.txt": SMALL_PUZZLE + "BAD LINE\n"})
     r = run("build", "--root", str(root), "-q")
     assert r.returncode != 0 and "fail   bad" in r.stdout.splitlines() and "bad.txt:" in r.stderr, (r.stdout, r.stderr)
+
+
+def test_lint_takes_the_project_folder_as_build_does(tmp_path):
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE, "bad.txt": SMALL_PUZZLE.replace("title:", "titel:")})
+    r = run("lint", "--root", str(root), cwd=tmp_path)
+    assert r.returncode == 2 and f"{root / 'puzzles' / 'bad.txt'}:2:1: error: unknown front-matter key 'titel'" in r.stdout
+    assert r.stderr.strip().endswith("in 2 files"), r.stderr
+    r = run("lint", "--root", str(tmp_path), cwd=tmp_path)
+    assert r.returncode == 2 and f"no *.txt puzzle files in {tmp_path / 'puzzles'}; pass the project folder" in r.stderr

@@ -603,3 +603,90 @@ def test_a_second_watcher_of_the_same_folder_is_refused(tmp_path):
     assert again is not None
     again.close()
     assert not any(p.name.endswith(".lock") for p in tmp_path.rglob("*") if "public" in p.parts)
+
+
+def test_a_puzzles_folder_made_again_is_watched_again(tmp_path):
+    """`rm -rf puzzles` and a copy back (or a folder moved into its place): the watcher watched the old
+    folder, and no save was seen again until it was restarted."""
+    import shutil
+
+    root = make_repo(tmp_path, a=small("Alpha"))
+    w = Watch(root)
+    try:
+        w.next_summary(0, "start:")
+        puzzles = root / "puzzles"
+        shutil.move(str(puzzles), str(root / "old"))
+        puzzles.mkdir()
+        shutil.copy(root / "old" / "a.txt", puzzles / "a.txt")
+        n = len(w.summaries())
+        w.next_summary(n - 1, "puzzles/ made again")
+        time.sleep(0.5)
+        edit(puzzles / "a.txt", "Top card", "Card on top")
+        w.wait_served("/a/", lambda status, body: status == 200 and "Card on top" in body, "show the edit")
+        (root / "old" / "a.txt").write_text("not a puzzle")  # the old folder, watched no more
+        edit(puzzles / "a.txt", "Card on top", "Top card again")
+        w.wait_served("/a/", lambda status, body: "Top card again" in body, "show the second edit")
+        assert not any("old" in line for line in w.err), w.log()
+    finally:
+        assert w.stop() == 0, w.log()
+
+
+def test_a_file_read_while_a_save_of_it_waits_is_not_said_to_fail(tmp_path):
+    """An editor empties a file, then writes it: a build that read it in between said 'the file is empty'
+    (and 'rebuilt a; failed: a'), where the save waiting says how it reads once written."""
+    from site_builder.watch import Watcher
+
+    root = make_repo(tmp_path, a=small("Alpha"), b=small("Bravo", "2026-02-01"))
+    w = Watcher(root, say=lambda line: None)
+    w.start()
+    (root / "puzzles" / "a.txt").write_text("")
+    (root / "puzzles" / "b.txt").write_text("")
+    w.queue.add(str(root / "puzzles" / "a.txt"))  # a's save is waiting; b's was taken (b is empty for good)
+    result, _ = w._build("quick", quick=True)
+    assert [slug for slug, _ in result.failed] == ["b"]
+
+
+def test_a_stop_during_the_png_and_pdf_still_says_what_the_save_rebuilt(tmp_path):
+    """The page was written and the browser showed the edit, but Ctrl-C during the PNG and PDF dropped the
+    save's own line (and its notes)."""
+    from site_builder.watch import Source, Stop, Watcher
+
+    root = make_repo(tmp_path, a=small("Alpha"))
+    said: list[str] = []
+    w = Watcher(root, say=said.append)
+    w.finish(w.start())
+    edit(root / "puzzles" / "a.txt", "Top card", "Card on top")
+
+    def stopped(run):
+        raise Stop()
+
+    w.finish = stopped
+    with pytest.raises(Stop):
+        w.rebuild([Source("puzzle", root / "puzzles" / "a.txt")])
+    assert len(said) == 1 and "puzzles/a.txt changed: rebuilt a (" in said[0] and "PNG and PDF follow" in said[0], said
+
+
+def test_watch_says_when_it_waits_for_another_build(tmp_path):
+    from site_builder.watch import Watcher
+
+    said: list[str] = []
+    w = Watcher(tmp_path, say=said.append)
+    w._said("build  a: 3 answers")  # what a build says of its puzzles is the watcher's own line's to say
+    w._said(f"wait   another build of {tmp_path} (process 12) is running: this one starts when it ends")
+    assert len(said) == 1 and SUMMARY.match(said[0]), said
+    assert said[0][10:] == f"another build of {tmp_path} (process 12) is running: this one starts when it ends"
+
+
+def test_a_watcher_that_cannot_serve_makes_nothing(tmp_path):
+    import socket
+
+    (tmp_path / "puzzles").mkdir()
+    (tmp_path / "puzzles" / "a.txt").write_text(small("Alpha"))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = subprocess.run([sys.executable, "-m", "site_builder", "watch", "--root", str(tmp_path), "--port", str(port)],
+                           capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and f"cannot serve on 127.0.0.1:{port}" in r.stderr, r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["puzzles"]  # no public/, no .cache/ with a lock in it
