@@ -899,15 +899,20 @@ def test_on_a_phone_a_long_clue_shows_three_lines_until_tapped(open_page):
     assert p.page.evaluate("document.querySelector('.clue-bar').getBoundingClientRect().height") == folded
 
 
-def test_on_a_wide_screen_a_long_clue_shows_four_lines_until_clicked(open_page):
-    """The bar grew with its clue (857 px for 2,000 characters) and pushed the grid out of the window."""
-    p = open_page("long-words", **DESKTOP)
+def _long_clue_in_the_bar(p):
+    """ANGEL's clue selected: the placement, and the bar text's line height, shown height and whole height."""
     angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
     p.page.click(f"#clue-{angel.direction.value}-{angel.number}")
-    line, shown, whole = p.page.evaluate("""() => {
+    return angel, p.page.evaluate("""() => {
         const el = document.querySelector('.clue-bar-text');
         return [parseFloat(getComputedStyle(el).lineHeight), el.getBoundingClientRect().height, el.scrollHeight];
     }""")
+
+
+def test_on_a_wide_screen_a_long_clue_shows_four_lines_until_clicked(open_page):
+    """The bar grew with its clue (857 px for 2,000 characters) and pushed the grid out of the window."""
+    p = open_page("long-words", **DESKTOP)
+    angel, (line, shown, whole) = _long_clue_in_the_bar(p)
     assert whole > 4 * line + 1 and abs(shown - 4 * line) <= 1, (whole, shown, line)
     assert p.page.evaluate(f"document.getElementById('{cell_id(angel.cells()[0])}').getBoundingClientRect().bottom") < 800
     p.page.click(".clue-bar-text")
@@ -919,12 +924,7 @@ def test_on_a_phone_a_folded_clue_shows_nothing_of_its_fourth_line(open_page):
     # the clamped text had its vertical padding inside its clipping box: the top of a fourth line showed
     # in the bottom padding, over the grid
     p = open_page("long-words", **PHONE)
-    angel = next(q for q in p.layout.placements if q.entry.answer == "ANGEL")
-    p.page.click(f"#clue-{angel.direction.value}-{angel.number}")
-    line, shown, whole = p.page.evaluate("""() => {
-        const el = document.querySelector('.clue-bar-text');
-        return [parseFloat(getComputedStyle(el).lineHeight), el.getBoundingClientRect().height, el.scrollHeight];
-    }""")
+    angel, (line, shown, whole) = _long_clue_in_the_bar(p)
     assert whole > 3 * line + 1, (whole, line)  # clamped: there is more than three lines of it
     assert abs(shown - 3 * line) <= 1, (shown, line)  # and what shows is exactly three lines, to its clipping edge
 
