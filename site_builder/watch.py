@@ -176,7 +176,9 @@ def _event_handler(queue: ChangeQueue, root: Path):
                     continue
                 kind = classify(os.fsdecode(p), root)
                 # of folders, only puzzles/ itself matters: removed and made again, it is another folder to watch
-                if kind is not None and (not event.is_directory or kind.kind == "folder"):
+                # (not "modified": a save inside it modifies it too)
+                if kind is not None and (not event.is_directory
+                                         or (kind.kind == "folder" and event.event_type != "modified")):
                     queue.add(os.fsdecode(p))
 
     return Handler()

@@ -690,3 +690,23 @@ def test_a_watcher_that_cannot_serve_makes_nothing(tmp_path):
                            capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and f"cannot serve on 127.0.0.1:{port}" in r.stderr, r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["puzzles"]  # no public/, no .cache/ with a lock in it
+
+
+def test_only_puzzles_folder_itself_made_or_removed_is_news():
+    """A save inside puzzles/ modifies the folder too: taken for the folder made again, every save rebuilt
+    every puzzle."""
+    from watchdog.events import DirCreatedEvent, DirDeletedEvent, DirModifiedEvent, DirMovedEvent, FileModifiedEvent
+
+    from site_builder.watch import _event_handler
+
+    root = Path("/project")
+    queue = ChangeQueue()
+    handler = _event_handler(queue, root)
+    handler.on_any_event(FileModifiedEvent("/project/puzzles/a.txt"))
+    handler.on_any_event(DirModifiedEvent("/project/puzzles"))
+    handler.on_any_event(DirCreatedEvent("/project/puzzles/drafts"))
+    assert queue.waiting() == ["/project/puzzles/a.txt"]
+    for event in (DirDeletedEvent("/project/puzzles"), DirCreatedEvent("/project/puzzles"),
+                  DirMovedEvent("/project/puzzles", "/project/old")):
+        handler.on_any_event(event)
+    assert queue.waiting() == ["/project/puzzles/a.txt", "/project/puzzles"]
