@@ -638,6 +638,22 @@ def test_a_printed_page_keeps_walled_in_squares_grey(open_page):
     assert style == ["rgb(187, 187, 187)", "exact"]
 
 
+def test_on_paper_the_licence_is_one_small_line_under_the_clues(open_page):
+    """The screen's footer (rule, padding, margin) printed the licence of a page the clues all but filled
+    (solar-system's on letter paper) on a second sheet of its own."""
+    p = open_page("kitchen-herbs")
+    p.page.emulate_media(media="print")
+    clues, footer, licence, line = p.page.evaluate("""() => {
+        const box = sel => document.querySelector(sel).getBoundingClientRect();
+        return [box('.clues').bottom, box('.site-footer'), box('.site-footer .licence').height,
+                parseFloat(getComputedStyle(document.querySelector('.site-footer')).lineHeight) ||
+                1.2 * parseFloat(getComputedStyle(document.querySelector('.site-footer')).fontSize)];
+    }""")
+    assert licence > 0 and footer["height"] <= line + 1, (footer, line)  # one line, no padding
+    assert footer["y"] - clues <= 3 * 96 / 25.4, (footer, clues)  # 3 mm at most below the clues
+    assert p.page.evaluate("getComputedStyle(document.querySelector('.site-footer')).borderTopStyle") == "none"
+
+
 # ---------------------------------------------------------------- 11. a third QA pass
 
 
