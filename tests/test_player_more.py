@@ -1811,16 +1811,21 @@ def _serve(folder, headers: dict[str, str] | None = None):
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
-def _rewrite_worker(worker) -> None:
-    """A new version of the worker, as a rebuild writes it. Its time is set seconds later: a test runs within
-    the second the first was written, and the server, whose times are whole seconds, would answer the
-    browser's update check 'not modified'."""
+def _rewrite(path, text: str) -> None:
+    """A file written again, as a rebuild writes it. Its time is set seconds later: a test runs within the
+    second the first was written, and the server, whose times are whole seconds, would answer the browser's
+    check 'not modified' (a page edited on the server, asked for past the browser's copy, came back old)."""
     import os
     import time
 
-    worker.write_text(worker.read_text().replace("var VERSION = '", "var VERSION = 'next-"))
+    path.write_text(text)
     later = time.time() + 5
-    os.utime(worker, (later, later))
+    os.utime(path, (later, later))
+
+
+def _rewrite_worker(worker) -> None:
+    """A new version of the worker, as a rebuild writes it (`_rewrite`)."""
+    _rewrite(worker, worker.read_text().replace("var VERSION = '", "var VERSION = 'next-"))
 
 
 # the new version's store of the site's files in, the old one dropped
@@ -1904,10 +1909,10 @@ def test_a_new_version_takes_the_new_files_from_a_host_that_lets_them_be_cached(
         page.reload()  # the script again, through the worker: the browser's cache holds it now
         page.goto(base + "b/index.html")
         player = root / "public" / "static" / "player.js"
-        player.write_text(player.read_text() + "\n// the next release\n")  # a rebuild with a changed script
+        _rewrite(player, player.read_text() + "\n// the next release\n")  # a rebuild with a changed script
         _rewrite_worker(root / "public" / "sw.js")
         page_file = root / "public" / "a" / "index.html"
-        page_file.write_text(page_file.read_text().replace("<title>", "<title>Edited "))
+        _rewrite(page_file, page_file.read_text().replace("<title>", "<title>Edited "))
         page.goto(base + "a/index.html")
         _until(page, NEXT_STORE_ONLY)
         got = page.evaluate(stored, script)
