@@ -639,25 +639,10 @@ def _one_build_at_a_time(cache: Path, out: Path, report: Callable[[str], None]):
         handle.close()
 
 
-def _build_site(
-    root: Path,
-    out: Path | None = None,
-    *,
-    jobs: int = 1,
-    force: bool = False,
-    cache: Path | None = None,
-    state: Path | None = None,
-    report: Callable[[str], None] = lambda line: None,
-    quick: bool = False,
-    only: set[str] | None = None,
-    stop: Callable[[], bool] | None = None,
-) -> BuildResult:
-    """`build_site` once it holds the lock on `out`."""
-    root = Path(root)
-    if not (root / "puzzles").is_dir():
-        raise PuzzleError(root, None, "no puzzles/ folder here; run from the project folder or pass --root")
-    out = Path(out) if out is not None else root / "public"
-    cache = cache if cache is not None else root / ".cache"
+def _build_site(root: Path, out: Path, *, jobs: int, force: bool, cache: Path, state: Path | None,
+                report: Callable[[str], None], quick: bool, only: set[str] | None,
+                stop: Callable[[], bool] | None) -> BuildResult:
+    """`build_site` once it holds the lock on `out` (its arguments as `build_site` settled them)."""
     if state is None:
         # what is built where: public/ has its own record, and each other --out folder its own, so a build
         # into one never makes another look up to date
