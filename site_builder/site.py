@@ -591,9 +591,6 @@ def build_site(
                            only=only, stop=stop)
 
 
-_HELD: set[str] = set()  # the build locks this process holds: a build inside a build of the same folder goes on
-
-
 @contextlib.contextmanager
 def _one_build_at_a_time(cache: Path, out: Path, report: Callable[[str], None]):
     """Hold the lock on building `out` (a file under cache/build/, named by the folder's real path) while the
@@ -608,15 +605,13 @@ def _one_build_at_a_time(cache: Path, out: Path, report: Callable[[str], None]):
         return
     name = hashlib.sha256(os.fsencode(os.path.realpath(out))).hexdigest()[:16]
     path = cache / "build" / f"{name}.lock"
-    if str(path) in _HELD:
-        yield
-        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - closed below, which lets go of the lock
     except OSError:
         yield
         return
+    locked = True
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -626,15 +621,14 @@ def _one_build_at_a_time(cache: Path, out: Path, report: Callable[[str], None]):
             report(f"wait   another build of {out} (process {holder or 'unknown'}) is running: this one starts "
                    "when it ends")
             fcntl.flock(handle, fcntl.LOCK_EX)
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()))
-        handle.flush()
-        _HELD.add(str(path))
-        try:
-            yield
-        finally:
-            _HELD.discard(str(path))
+        except OSError:  # a file system without locks (some network and FUSE mounts): unlocked, as before
+            locked = False
+        if locked:
+            handle.seek(0)
+            handle.truncate()
+            handle.write(str(os.getpid()))
+            handle.flush()
+        yield
     finally:
         handle.close()
 

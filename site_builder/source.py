@@ -176,11 +176,11 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
 
 
 def _one_break_each(text: str) -> str:
-    """`text` with one break between words: a space beside a hyphen goes ('A - B': 'A-B'), and a '.' or
-    apostrophe after a space joins the word before it ('A . B': 'A. B')."""
+    """`text` with one break between words: a space beside a hyphen goes ('A - B': 'A-B'), and a full stop
+    after a space joins the word before it ('A . B': 'A. B'; an apostrophe may open the next word, 'N')."""
     out: list[str] = []
     for ch in text:
-        if ch in _DROPPED and out and out[-1] == " ":
+        if ch == "." and out and out[-1] == " ":
             out.pop()
         if ch in _BREAKS and out and out[-1] in _BREAKS:
             if ch != " ":
@@ -937,7 +937,9 @@ def decode_source(data: bytes, path: str | Path) -> str:
         line = data[: exc.start].count(b"\n") + 1
         col = len(data[line_start : exc.start].decode("utf-8", "replace")) + 1
         byte = data[exc.start]
-        if exc.reason == "unexpected end of data":  # the last character's bytes cut short
+        if exc.reason == "unexpected end of data" and any(b >= 0x80 for b in data[: exc.start]):
+            # the last character's bytes cut short, in a file whose letters before it read as UTF-8 (a Latin-1
+            # file whose one accented letter ends it, as Notepad saves it with no last newline, is Latin-1)
             hint = " (it ends inside a character: the file was cut short)"
         elif byte == 0xED and 0xA0 <= data[exc.start + 1 : exc.start + 2][:1].ljust(1, b"\0")[0] <= 0xBF:
             hint = " (an encoded surrogate: CESU-8 or Java's modified UTF-8)"

@@ -571,7 +571,6 @@ class Watcher:
         self.full_owed = False
         self.known = self._puzzle_paths()
         self.observer = None
-        self.watching: tuple[int, int] | None = None  # the puzzles/ folder the observer watches (`_puzzles_folder`)
         self.restart_wanted: list[Path] = []
         self.told: set[str] = set()  # the notes on unread files already said
 
@@ -594,20 +593,12 @@ class Watcher:
         observer.daemon = True
         observer.start()
         self.observer = observer
-        self.watching = self._puzzles_folder()
-
-    def _puzzles_folder(self) -> tuple[int, int] | None:
-        """Which folder puzzles/ is (device, inode): one removed and made again is another, unwatched."""
-        try:
-            st = (self.root / "puzzles").stat()
-        except OSError:
-            return None
-        return st.st_dev, st.st_ino
 
     def watch_again(self) -> None:
-        """Watch puzzles/ again where it is another folder than the one watched (an author's `rm -rf puzzles`
-        and a copy back, or a `mv` of a folder of puzzles into its place: the saves went unseen for good)."""
-        if self.observer is not None and self._puzzles_folder() != self.watching:
+        """Watch puzzles/ afresh: it was made, removed or moved (an author's `rm -rf puzzles` and a copy back, or
+        a `mv` of a folder of puzzles into its place), and the watch on the folder before saw no save again.
+        Always: a folder removed and made again often has the same inode, so that tells nothing."""
+        if self.observer is not None:
             self.stop_observer()
             self.start_observer()
 
@@ -916,18 +907,38 @@ def _sweep_temp_files(folders: list[Path], since: float) -> None:
                 pass
 
 
+def _lock_file(root: Path, out: Path) -> Path:
+    import hashlib
+
+    name = hashlib.sha256(os.fsencode(os.path.realpath(out))).hexdigest()[:16]  # one name through any link
+    return root / ".cache" / "watch" / f"{name}.lock"
+
+
+def _watcher_of(root: Path, out: Path) -> str | None:
+    """The process number ("" if unknown) of a watcher building `out`, or None when none does; makes nothing."""
+    import fcntl
+
+    try:
+        with open(_lock_file(root, out), "r+", encoding="utf-8") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return handle.read().strip()
+            return None  # a lock file no watcher holds (closing lets go)
+    except OSError:
+        return None
+
+
 def claim_output(root: Path, out: Path):
     """An exclusive lock on building `out` for as long as this process runs (an open file; the system lets
     go of it when the process ends, and at a restart's exec). None when another watcher holds it, with
     that watcher's process number: two watchers of one folder each built every save, twice the work, and
     wrote the same files. The lock file lives under the project's .cache/, never in the output folder."""
     import fcntl
-    import hashlib
 
-    folder = root / ".cache" / "watch"
-    folder.mkdir(parents=True, exist_ok=True)
-    name = hashlib.sha256(os.fsencode(os.path.realpath(out))).hexdigest()[:16]  # one name through any link
-    handle = open(folder / f"{name}.lock", "a+")  # noqa: SIM115 - held open on purpose, for the process's life
+    path = _lock_file(root, out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(path, "a+")  # noqa: SIM115 - held open on purpose, for the process's life
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -959,6 +970,12 @@ def run_watch(root: Path, host: str = "127.0.0.1", port: int = 8000, out: Path |
     except OSError as exc:
         import socket
 
+        holder = _watcher_of(root, watcher.out) if exc.errno == errno.EADDRINUSE else None
+        if holder is not None:  # the same `make watch` twice: the port is the first one's
+            print(f"error: another watcher (process {holder or 'unknown'}) is building {watcher.out} already, on "
+                  f"this port; use that one, or stop it (Ctrl-C in its terminal) and start this one again",
+                  file=sys.stderr)
+            return 2
         if isinstance(exc, socket.gaierror) or exc.errno in (errno.EADDRNOTAVAIL,):
             # the host, not the port: a name that does not resolve, an address not on this machine
             fix = "name a host of this machine: --host 127.0.0.1 (the default), or 0.0.0.0 for every interface"

@@ -238,6 +238,9 @@ def test_a_file_cut_short_or_with_encoded_surrogates_is_not_called_latin1(tmp_pa
     cut.write_bytes(HEAD.encode() + "CAFÉ | Coffee €".encode()[:-1])
     assert_clear_failure(cut, "not UTF-8 text (it ends inside a character: the file was cut short)")
     assert str(lint_file(cut)[0]).startswith(f"{cut}:5:15: error:")
+    notepad = tmp_path / "notepad.txt"  # Latin-1 whose one accented letter ends the file: not cut short
+    notepad.write_bytes(HEAD.encode() + "CAFE | Le café".encode("latin-1"))
+    assert_clear_failure(notepad, "not UTF-8 text (it looks like Latin-1 or Windows-1252)")
     cesu = tmp_path / "cesu.txt"
     cesu.write_bytes(HEAD.encode() + b"CAFE | Coffee \xed\xa0\xbd\xed\xb8\x80\n")
     assert_clear_failure(cesu, "not UTF-8 text (an encoded surrogate: CESU-8 or Java's modified UTF-8)")

@@ -235,6 +235,14 @@ def test_a_word_too_long_for_its_line_breaks_after_a_hyphen_where_one_fits():
     assert "".join(lines) == "Antidisestablishmentarianism" * 2 and len(lines) == 4
 
 
+def test_without_a_subsetter_the_svg_names_its_fonts_alone(tp, monkeypatch):
+    from site_builder.render import fonts
+
+    monkeypatch.setattr(fonts, "_harfbuzz", lambda: None)
+    root = ET.fromstring(render_svg(*tp))
+    assert root.find("s:style", NS) is None and root.findall(".//s:text[@class='line']", NS)
+
+
 def test_the_svg_carries_the_glyphs_it_draws(tp):
     """A viewer without Source Serif drew the clues in its own, wider face, and two-digit numbers ran into
     their clues: the SVG embeds each face it draws with, cut to the characters drawn, and the clue numbers
@@ -242,6 +250,10 @@ def test_the_svg_carries_the_glyphs_it_draws(tp):
     import base64
     import io
 
+    from site_builder.render.fonts import _harfbuzz
+
+    if _harfbuzz() is None:
+        pytest.skip("this system's HarfBuzz has no subsetter (libharfbuzz-subset0, which tools/system-deps installs)")
     puzzle, layout = tp
     for solution in (False, True):
         svg = render_svg(puzzle, layout, solution=solution)

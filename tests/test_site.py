@@ -920,3 +920,16 @@ def test_a_second_build_of_a_folder_waits_for_the_first(tmp_path):
         holder.wait()
     assert (out / "index.html").exists() and (out / "one" / "index.html").exists()
     assert said[1:] and said[1].startswith("build  one")
+
+
+def test_a_file_system_without_locks_builds_unlocked(tmp_path, monkeypatch):
+    """flock fails with ENOLCK on some network and FUSE mounts: the build goes on, as before there was a lock."""
+    import errno
+    import fcntl
+
+    def refuse(handle, how):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", refuse)
+    root = make_repo(tmp_path, one=small())
+    assert build_site(root, report=quiet).built == ["one"]

@@ -639,7 +639,7 @@ def test_limits_on_tags_clues_and_numbers_name_the_line():
 
 
 @pytest.mark.parametrize("answer, col, fix", [("A . B", 4, "'A. B'"), ("C - D", 3, "'C-D'"), ("E  -F", 4, "'E-F'"),
-                                              ("G -'- H", 3, None)])
+                                              ("G -'- H", 3, None), ("ROCK 'N' - ROLL", 10, "\"ROCK 'N'-ROLL\"")])
 def test_two_breaks_in_a_row_are_pointed_at_with_the_answer_mended(answer, col, fix):
     """'A . B' was 'bad answer: ' ' must sit between letters' at column 1, beside a letter."""
     errs = errors_of(f"---\ntitle: T\ndate: 2026-01-02\n---\n{answer} | x\nSAGE | herb\n")

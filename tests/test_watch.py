@@ -627,6 +627,14 @@ def test_a_puzzles_folder_made_again_is_watched_again(tmp_path):
         edit(puzzles / "a.txt", "Card on top", "Top card again")
         w.wait_served("/a/", lambda status, body: "Top card again" in body, "show the second edit")
         assert not any("old" in line for line in w.err), w.log()
+        # removed and made again: a new folder, often with the old one's inode
+        text = (puzzles / "a.txt").read_text()
+        shutil.rmtree(puzzles)
+        puzzles.mkdir()
+        (puzzles / "a.txt").write_text(text)
+        time.sleep(1.0)
+        edit(puzzles / "a.txt", "Top card again", "Third card")
+        w.wait_served("/a/", lambda status, body: "Third card" in body, "show the edit after rm -rf")
     finally:
         assert w.stop() == 0, w.log()
 
@@ -675,6 +683,29 @@ def test_watch_says_when_it_waits_for_another_build(tmp_path):
     w._said(f"wait   another build of {tmp_path} (process 12) is running: this one starts when it ends")
     assert len(said) == 1 and SUMMARY.match(said[0]), said
     assert said[0][10:] == f"another build of {tmp_path} (process 12) is running: this one starts when it ends"
+
+
+def test_a_second_watcher_on_the_first_ones_port_is_told_of_the_first(tmp_path):
+    """The same `make watch` twice: the port is taken first, and 'pick another port' sent the author to
+    start a second watcher of the same folder, refused in its turn."""
+    import socket
+
+    from site_builder.watch import claim_output
+
+    (tmp_path / "puzzles").mkdir()
+    (tmp_path / "puzzles" / "a.txt").write_text(small("Alpha"))
+    held, _ = claim_output(tmp_path, tmp_path / "public")
+    try:
+        with socket.socket() as busy:
+            busy.bind(("127.0.0.1", 0))
+            busy.listen()
+            port = busy.getsockname()[1]
+            r = subprocess.run([sys.executable, "-m", "site_builder", "watch", "--root", str(tmp_path), "--port", str(port)],
+                               capture_output=True, text=True, timeout=60)
+    finally:
+        held.close()
+    assert r.returncode == 2 and f"another watcher (process {os.getpid()}) is building" in r.stderr, r.stderr
+    assert "pick another port" not in r.stderr
 
 
 def test_a_watcher_that_cannot_serve_makes_nothing(tmp_path):

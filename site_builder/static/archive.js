@@ -85,12 +85,12 @@
   var show = form && form.querySelector('#show');
   var status = form && form.querySelector('.find-count');
 
-  // lower case, accents off, so 'creme' finds 'Crème' (and every script's marks: Hebrew points, an Arabic
-  // hamza, so 'اسماء' finds 'أسماء'); the letters no accent comes off spelt as the
-  // answers spell them (ß is ss); apostrophes, straight or curly, left out, so 'obrien' finds O'Brien
+  // lower case, accents off, so 'creme' finds 'Crème' (and Hebrew's points and Arabic's vowel marks and
+  // hamza, often left out in typing, so 'اسماء' finds 'أسماء'); the letters no accent comes off spelt as the
+  // answers spell them (ß is ss); apostrophes, straight or curly, left out, so 'obrien' finds O'Brien.
+  // Only those marks: a Devanagari vowel sign or a Japanese voicing mark makes another word.
   var LETTERS = { 'ß': 'ss', 'æ': 'ae', 'œ': 'oe', 'ø': 'o', 'ł': 'l', 'đ': 'd', 'ð': 'd', 'þ': 'th', 'ħ': 'h', 'ı': 'i' };
-  var MARKS = /[\u0300-\u036f\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed]/g;
-  try { MARKS = new RegExp('\\p{Mn}', 'gu'); } catch (e) { /* before Unicode property escapes: those above */ }
+  var MARKS = /[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
   function fold(text) {
     var s = String(text).toLowerCase().replace(/[ßæœøłđðþħı]/g, function (ch) { return LETTERS[ch]; });
     s = s.normalize ? s.normalize('NFD').replace(MARKS, '') : s;
@@ -312,14 +312,23 @@
       if (!yearFrame) yearFrame = requestAnimationFrame(function () { yearFrame = 0; markYear(); });
     }, { passive: true });
     window.addEventListener('resize', markYear);
+    // the year the address names, if it is one in the bar (compared as text: '#%' or '#a"b' is no selector)
     var fromAddress = function () {
-      var id = decodeURIComponent(location.hash.slice(1));
-      if (id && yearBar.querySelector('a[href="#' + id + '"]')) { asked = id; markYear(); }
+      var hash = location.hash;
+      var link = [].filter.call(yearBar.querySelectorAll('a'), function (a) { return a.getAttribute('href') === hash; })[0];
+      if (link) { asked = hash.slice(1); markYear(); }
     };
     yearBar.addEventListener('click', function (e) {
       var link = e.target.closest && e.target.closest('a[href^="#"]');
       if (link) asked = link.getAttribute('href').slice(1);  // marked by the scroll it brings (or now, if none)
       requestAnimationFrame(markYear);
+    });
+    // the reader scrolls on: the page's own rule marks the year again
+    var readOn = function () { asked = null; };
+    window.addEventListener('wheel', readOn, { passive: true });
+    window.addEventListener('touchmove', readOn, { passive: true });
+    window.addEventListener('keydown', function (e) {
+      if (/^(PageUp|PageDown|Home|End|ArrowUp|ArrowDown| )$/.test(e.key) && !(e.target.closest && e.target.closest('input, select, textarea'))) readOn();
     });
     window.addEventListener('hashchange', fromAddress);
     fromAddress();
