@@ -572,6 +572,7 @@ class Watcher:
         self.known = self._puzzle_paths()
         self.observer = None
         self.restart_wanted: list[Path] = []
+        self.folder_gone = False  # puzzles/ removed, and said so
         self.told: set[str] = set()  # the notes on unread files already said
 
     # -- sources
@@ -820,6 +821,14 @@ class Watcher:
         if code:
             self.restart_wanted = code
             return True
+        if sources and not (self.root / "puzzles").is_dir():  # gone (for now): the site stays as it is
+            if not self.folder_gone:
+                self.say(f"{time.strftime('%H:%M:%S')}  puzzles/ removed: the site stays as it was; the watcher "
+                         "builds again once the folder is back")
+            self.folder_gone = True
+            self.full_owed = False  # nothing to render until it is back (its rebuild owes it again)
+            return True
+        self.folder_gone = False
         if sources:
             try:
                 run = self.rebuild(sources)

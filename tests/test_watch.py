@@ -629,7 +629,12 @@ def test_a_puzzles_folder_made_again_is_watched_again(tmp_path):
         assert not any("old" in line for line in w.err), w.log()
         # removed and made again: a new folder, often with the old one's inode
         text = (puzzles / "a.txt").read_text()
+        n = len(w.summaries())
         shutil.rmtree(puzzles)
+        gone = w.next_summary(n - 1, "puzzles/ removed")
+        assert gone.endswith("puzzles/ removed: the site stays as it was; the watcher builds again once the folder "
+                             "is back"), w.log()
+        assert not any("run from the project folder" in line for line in w.err), w.log()
         puzzles.mkdir()
         (puzzles / "a.txt").write_text(text)
         time.sleep(1.0)
