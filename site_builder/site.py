@@ -591,6 +591,11 @@ def build_site(
                            only=only, stop=stop)
 
 
+def folder_key(folder: Path) -> str:
+    """A short name for an output folder, the same through any link to it (its lock files are named so)."""
+    return hashlib.sha256(os.fsencode(os.path.realpath(folder))).hexdigest()[:16]
+
+
 @contextlib.contextmanager
 def _one_build_at_a_time(cache: Path, out: Path, report: Callable[[str], None]):
     """Hold the lock on building `out` (a file under cache/build/, named by the folder's real path) while the
@@ -603,8 +608,7 @@ def _one_build_at_a_time(cache: Path, out: Path, report: Callable[[str], None]):
     except ImportError:  # pragma: no cover - not a POSIX system
         yield
         return
-    name = hashlib.sha256(os.fsencode(os.path.realpath(out))).hexdigest()[:16]
-    path = cache / "build" / f"{name}.lock"
+    path = cache / "build" / f"{folder_key(out)}.lock"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - closed below, which lets go of the lock

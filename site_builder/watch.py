@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .errors import CrosswordError
-from .site import PACKAGE, STATIC, TEMPLATES, BuildResult, build_site
+from .site import PACKAGE, STATIC, TEMPLATES, BuildResult, build_site, folder_key
 from .source import is_ignored, puzzle_sources
 from . import writer
 from .writer import make_folder
@@ -917,10 +917,7 @@ def _sweep_temp_files(folders: list[Path], since: float) -> None:
 
 
 def _lock_file(root: Path, out: Path) -> Path:
-    import hashlib
-
-    name = hashlib.sha256(os.fsencode(os.path.realpath(out))).hexdigest()[:16]  # one name through any link
-    return root / ".cache" / "watch" / f"{name}.lock"
+    return root / ".cache" / "watch" / f"{folder_key(out)}.lock"
 
 
 def _watcher_of(root: Path, out: Path) -> str | None:

@@ -693,37 +693,35 @@ def test_watch_says_when_it_waits_for_another_build(tmp_path):
 def test_a_second_watcher_on_the_first_ones_port_is_told_of_the_first(tmp_path):
     """The same `make watch` twice: the port is taken first, and 'pick another port' sent the author to
     start a second watcher of the same folder, refused in its turn."""
-    import socket
-
     from site_builder.watch import claim_output
 
     (tmp_path / "puzzles").mkdir()
     (tmp_path / "puzzles" / "a.txt").write_text(small("Alpha"))
     held, _ = claim_output(tmp_path, tmp_path / "public")
     try:
-        with socket.socket() as busy:
-            busy.bind(("127.0.0.1", 0))
-            busy.listen()
-            port = busy.getsockname()[1]
-            r = subprocess.run([sys.executable, "-m", "site_builder", "watch", "--root", str(tmp_path), "--port", str(port)],
-                               capture_output=True, text=True, timeout=60)
+        r, _port = _watch_on_a_busy_port(tmp_path)
     finally:
         held.close()
     assert r.returncode == 2 and f"another watcher (process {os.getpid()}) is building" in r.stderr, r.stderr
     assert "pick another port" not in r.stderr
 
 
-def test_a_watcher_that_cannot_serve_makes_nothing(tmp_path):
+def _watch_on_a_busy_port(root: Path) -> tuple[subprocess.CompletedProcess, int]:
+    """`watch` of `root` on a port another socket holds: its run, and the port."""
     import socket
 
-    (tmp_path / "puzzles").mkdir()
-    (tmp_path / "puzzles" / "a.txt").write_text(small("Alpha"))
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        r = subprocess.run([sys.executable, "-m", "site_builder", "watch", "--root", str(tmp_path), "--port", str(port)],
-                           capture_output=True, text=True, timeout=60)
+        return subprocess.run([sys.executable, "-m", "site_builder", "watch", "--root", str(root), "--port", str(port)],
+                              capture_output=True, text=True, timeout=60), port
+
+
+def test_a_watcher_that_cannot_serve_makes_nothing(tmp_path):
+    (tmp_path / "puzzles").mkdir()
+    (tmp_path / "puzzles" / "a.txt").write_text(small("Alpha"))
+    r, port = _watch_on_a_busy_port(tmp_path)
     assert r.returncode == 2 and f"cannot serve on 127.0.0.1:{port}" in r.stderr, r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["puzzles"]  # no public/, no .cache/ with a lock in it
 

@@ -174,7 +174,7 @@ def _chunk(kind: bytes, body: bytes) -> bytes:
 
 def render_png(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> bytes:
     """The SVG render as PNG, SCALE device pixels per SVG pixel."""
-    return svg_to_png(render_svg(puzzle, layout, solution=solution))
+    return svg_to_png(render_svg(puzzle, layout, solution=solution, fonts=False))
 
 
 def thumbnail_cell(layout: Layout, size: int = THUMB_SIZE) -> float:

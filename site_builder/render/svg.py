@@ -338,8 +338,9 @@ def _svg_cell(layout: Layout) -> int:
     return cell
 
 
-def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str:
-    """The puzzle as a standalone SVG: title, byline, grid, then the clues in two columns."""
+def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False, fonts: bool = True) -> str:
+    """The puzzle as a standalone SVG: title, byline, grid, then the clues in two columns. `fonts=False`
+    leaves out the embedded fonts (`embedded_faces`), for the PNG: cairosvg draws with the installed ones."""
     W = PAGE_WIDTH
     content = W - 2 * MARGIN
     body: list[str] = []
@@ -422,7 +423,7 @@ def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False) -> str
         'text-rendering="geometricPrecision">\n'
         f"<title>{xml_text(puzzle.meta.title)}{' (solution)' if solution else ''}</title>\n"
         f'<rect width="{W}" height="{H}" fill="{PAPER}"/>\n'
-        f"{embedded_faces(drawn_by)}"
+        f"{embedded_faces(drawn_by) if fonts else ''}"
     )
     # text-rendering="geometricPrecision" turns off hinted metrics in cairo (and browsers): glyphs
     # advance by the font's own widths, the ones `wrap` measured with.
