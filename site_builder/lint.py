@@ -311,7 +311,8 @@ def _glyph_message(missing: list[str], pictures: bool = True) -> str:
 
 
 # front-matter text the prints show: with the face the pictures set it in, or None where only the PDF prints it
-PRINTED_KEYS = {"title": "serif-bold", "author": "sans", "description": None, "notes": None, "copyright": None}
+PRINTED_KEYS = {"title": "serif-bold", "author": "sans", "difficulty": "sans", "description": None, "notes": None,
+                "copyright": None}
 
 
 def check_front_matter(path: str, meta: dict, lines: Sequence[str]) -> list[Diagnostic]:

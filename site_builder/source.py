@@ -908,6 +908,8 @@ def slug_for(path: str | Path) -> str:
 
 def decode_source(data: bytes, path: str | Path) -> str:
     """Bytes -> text: UTF-8 (a BOM is accepted); Windows and old Mac line ends become '\n'."""
+    if data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 BOM: no part of the text, and counted in no column
+        data = data[3:]
     nul = data.find(b"\x00")
     if nul >= 0:
         head = data[:2048]
@@ -928,10 +930,10 @@ def decode_source(data: bytes, path: str | Path) -> str:
                 path, None, "this is not a text file (it holds NUL bytes); a puzzle file is UTF-8 text, one 'ANSWER | clue' a line"
             )
         line = data.count(b"\n", 0, nul) + 1  # a stray one in a text file: say where
-        col = nul - (data.rfind(b"\n", 0, nul) + 1) + 1
+        col = len(data[data.rfind(b"\n", 0, nul) + 1 : nul].decode("utf-8", "replace")) + 1  # characters, as editors count
         raise PuzzleError(path, line, "a NUL byte (character 0) is in this line; delete it", col=col)
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line_start = data.rfind(b"\n", 0, exc.start) + 1
         line = data[: exc.start].count(b"\n") + 1

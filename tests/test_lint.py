@@ -369,10 +369,10 @@ def test_deeply_nested_front_matter(tmp_path):
 
 def test_front_matter_the_prints_show_is_checked_for_missing_glyphs(tmp_path):
     f = tmp_path / "glyph.txt"
-    f.write_text("---\ntitle: 日本の鳥 Birds\ndate: 2026-01-01\nauthor: Ann 🎵\ndescription: Plain text\n---\n"
-                 "CAT | Pet\nACE | Top card\n")
+    f.write_text("---\ntitle: 日本の鳥 Birds\ndate: 2026-01-01\nauthor: Ann 🎵\ndescription: Plain text\n"
+                 "difficulty: ★★★☆☆\n---\nCAT | Pet\nACE | Top card\n")
     got = [(d.line, d.col, d.message.split(":")[0]) for d in lint_file(f) if d.code == "missing-glyph"]
-    assert got == [(2, 8, "title"), (4, 13, "author")]
+    assert got == [(2, 8, "title"), (4, 13, "author"), (6, 13, "difficulty")]  # the byline prints the difficulty
 
 
 def test_clue_warnings_point_at_the_line_as_written(tmp_path):

@@ -656,6 +656,24 @@ def test_a_heading_of_the_answer_key_keeps_two_answers_under_it():
         assert len(below) >= 2, f"{heading[4]} has {len(below)} line(s) under it in its column"
 
 
+def test_the_size_offered_for_small_squares_prints_them_large_enough_beside_a_long_list():
+    """130 answers continued on page two: the page keeps room under the grid for clues, so the note's size
+    (worked out from the grid alone under the masthead) was one too many, and a grid of it printed at 4.4 mm."""
+    entries = tuple(dataclasses.replace(e, clue=f"A clue long enough to wrap onto a second line in its column, {i}")
+                    for i, e in enumerate(generated_entries(130, seed=1)))
+    layout = layout_entries(entries, LayoutParams(size=45, seed=1, strategy="freeform"))
+    meta = PuzzleMeta("The Big Zoo", dt.date(2026, 1, 1), author="Zoe Keeper", difficulty="easy", paper="letter",
+                      description="One hundred and twenty-odd animals, from aardvark to zebra, in one enormous grid.")
+    puzzle = Puzzle("zoo", meta, entries)
+    note = pdf_module.small_squares(puzzle, layout)
+    size = int(re.search(r"a size of (\d+) or less", note).group(1))
+    for n in range(size - 3, size + 1):  # a grid of that size, or smaller, prints at 4.5 mm or more
+        square = dataclasses.replace(layout, rows=n, cols=n)
+        assert plan_page(puzzle, square, pdf_module.sheet_for(puzzle, square)).cell >= pdf_module.SMALL_CELL, (n, note)
+    bigger = dataclasses.replace(layout, rows=size + 1, cols=size + 1)  # and it is the largest that does
+    assert plan_page(puzzle, bigger, pdf_module.sheet_for(puzzle, bigger)).cell < pdf_module.SMALL_CELL
+
+
 def test_a_title_that_takes_the_page_is_said_to_be_too_long_not_given_a_negative_size():
     """A 2,000-character title left no room for the grid: the note offered "a size of -39 or less"."""
     entries = (Entry("GARDEN", "Plot", line=1), Entry("DANGER", "Peril", line=2), Entry("RANGED", "Roamed", line=3))

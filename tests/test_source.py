@@ -205,6 +205,14 @@ def test_not_utf8(tmp_path):
     f.write_bytes(b"---\ntitle: T\ndate: 2026-01-01\n---\nCAF\xe9 | x\n")
     with pytest.raises(PuzzleError, match=r"bad.txt:5:4: this file is not UTF-8"):
         read_puzzle(f)
+    # behind a BOM (Notepad's "UTF-8 with BOM"), the same byte and column, counted from after the BOM
+    f.write_bytes(b"\xef\xbb\xbf---\ntitle: Caf\xe9\ndate: 2026-01-01\n---\nCAFE | x\n")
+    with pytest.raises(PuzzleError, match=r"bad.txt:2:11: this file is not UTF-8 text \(it looks like Latin-1.*byte 0xe9 in column 11"):
+        read_puzzle(f)
+    f.write_bytes(b"\xef\xbb\xbfT\xc3\xa9\x00 | x\n")
+    with pytest.raises(PuzzleError) as info:
+        read_puzzle(f)
+    assert (info.value.line, info.value.col) == (1, 3) and "NUL" in info.value.message  # characters, not bytes
     g = tmp_path / "bin.txt"
     g.write_bytes(b"\x00\x01\x02")
     with pytest.raises(PuzzleError, match="not a text file"):

@@ -234,7 +234,10 @@ def small_squares(puzzle: Puzzle, layout: Layout) -> str:
         return (f"printed squares {best / MM:.1f} mm, small to write in: the title and description take "
                 f"{masthead / paper.content_height:.0%} of page one; shorten them (the notes hold the rest)")
     down = int((paper.content_height - masthead - margin) // SMALL_CELL)
-    size = min(across, down)
+    size = min(across, down)  # the grid alone under the masthead; the page's plan may keep room under it for
+    # clues (a long list continued on page two): offer a size whose square grid that plan prints large enough
+    while size > 3 and plan_page(puzzle, replace(layout, rows=size, cols=size), paper).cell < SMALL_CELL:
+        size -= 1
     # the longest answer, the first in the file among as long (a fill word, line 0, after the author's)
     longest = max((p.entry for p in layout.placements), key=lambda e: (len(e.answer), -(e.line or 10**9)))
     note = (f"printed squares {best / MM:.1f} mm, small to write in: a size of {size} or less prints them "
