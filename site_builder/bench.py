@@ -20,7 +20,8 @@ needs its grid size up front: it gets the list's size cap (the puzzle's
 GENXWORD_SECONDS per run, and `random.seed(run)`.
 
 The metrics of seeds/004. A *run* is one search of 16 attempts: our
-strategies get `seeds=16` (attempts use seeds 0..15). The 3 runs of a list
+strategies get `seeds=16` (attempts use seeds 0..15; `--attempts N` sets
+another number, such as the builder's own default of 200). The 3 runs of a list
 differ in the order of its entries: run 0 keeps the file order, run i > 0
 shuffles it with Rng(i); the layout depends on the order, so this measures
 how steady a strategy is, and a strategy cannot tune itself to one order.
@@ -374,8 +375,20 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--quick", action="store_true", help="only the project's puzzles and the lists of 10 and 40, one run each")
     ap.add_argument("--strategies", metavar="A,B", help="only these strategies (default: every registered one)")
     ap.add_argument("--no-external", action="store_true", help="do not run the third-party generators (npm, PyPI)")
+    ap.add_argument("--attempts", type=_attempts, default=ATTEMPTS, metavar="N",
+                    help=f"seeds a run of our strategies tries (default {ATTEMPTS}, seeds/004's; the builder's own default is 200)")
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown too")
+
+
+def _attempts(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give 1 to 100000") from None
+    if not 1 <= n <= 100_000:
+        raise argparse.ArgumentTypeError(f"{n} is out of range; give 1 to 100000")
+    return n
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -414,7 +427,7 @@ def run(args: argparse.Namespace) -> int:
             for i in range(runs):
                 ordered = run_order(entries, i)
                 t0 = time.perf_counter()
-                layouts.append(layout_entries(ordered, LayoutParams(size=size, seeds=ATTEMPTS, strategy=name)))
+                layouts.append(layout_entries(ordered, LayoutParams(size=size, seeds=args.attempts, strategy=name)))
                 secs.append(time.perf_counter() - t0)
             rows.append(measure(list_name, name, entries, layouts, secs))
             print(format_row(rows[-1]), flush=True)
@@ -442,7 +455,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         data = {
             "runs": runs,
-            "attempts_per_run": ATTEMPTS,
+            "attempts_per_run": args.attempts,
             "strategies": names,
             "external": external,
             "rows": [asdict(r) for r in rows],

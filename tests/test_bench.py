@@ -81,6 +81,13 @@ def test_bench_runs_every_registered_strategy_and_writes_json(tmp_path, monkeypa
     bench.main(["--quick", "--no-external"])
     shown = capsys.readouterr().out
     assert all(name in shown for name in STRATEGIES)
+    calls.clear()  # --attempts: as many seeds a run (the builder's own search is 200)
+    assert bench.main(["--root", str(tmp_path), "--quick", "--no-external", "--strategies", "late-comer",
+                       "--attempts", "3", "--json", str(tmp_path / "a.json")]) == 0
+    assert calls and set(calls) == {3} and json.loads((tmp_path / "a.json").read_text())["attempts_per_run"] == 3
+    with pytest.raises(SystemExit) as info:
+        bench.main(["--attempts", "0"])
+    assert info.value.code == 2 and "out of range; give 1 to 100000" in capsys.readouterr().err
 
 
 def test_genxword_grids_are_checked_strictly():
