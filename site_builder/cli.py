@@ -406,9 +406,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     if temps == len(drifts):  # a killed build's: ignored by git, so `git rm` would find nothing
         fix = "they are a stopped build's temporary files: `make site` deletes them"
     elif stale == len(drifts):
-        fix = "the build does not make them: delete them (`git rm` those committed) and commit"
+        fix = ("the build does not make them: delete them (`git rm` those committed) and commit, or list the ones of "
+               "your own (a host's robots.txt or CNAME) in own_files under [tool.crossword] in pyproject.toml")
     elif stale:
-        fix = f"run `make site`, delete the {stale} file(s) the build does not make (`git rm` those committed), and commit public/"
+        fix = (f"run `make site`, delete the {stale} file(s) the build does not make (`git rm` those committed; or list "
+               "yours in own_files under [tool.crossword]), and commit public/")
     else:
         fix = ("run `make site` and commit public/ (if it finds nothing to do, `crossword build --force`: check lays "
                "every puzzle out afresh, and the build may have taken a layout from .cache/ that no longer comes out)")

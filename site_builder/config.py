@@ -6,6 +6,7 @@
     author = "The Crossword Press"         # default author for puzzles that name none
     licence = "Puzzles CC BY 4.0"          # footer line, and the feed's rights
     description = "Themed freeform crosswords"
+    own_files = ["robots.txt", "CNAME"]    # files of your own in public/: kept, and no drift
 
 Every key is optional; an unknown key is an error naming its line and the
 closest known key.
@@ -18,7 +19,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from .errors import PuzzleError, PuzzleErrors
 
@@ -30,6 +31,9 @@ class SiteConfig:
     author: str = ""
     licence: str = ""
     description: str = ""
+    # files of the operator's own in public/ (a host's robots.txt or CNAME, a logo under static/): the build
+    # leaves them, and `check` does not count them as drift
+    own_files: tuple[str, ...] = ()
 
 
 FIELDS = tuple(SiteConfig.__dataclass_fields__)
@@ -68,6 +72,22 @@ def _host(address: str) -> str | None:
         return None
 
 
+def ascii_address(address: str) -> str:
+    """The address as the feed, the sitemap and link previews must write it (RFC 3986, ASCII alone): a host
+    name in other letters in its IDNA form (xn--), the path's other characters percent-encoded as UTF-8.
+    UnicodeError where the host name has no IDNA form."""
+    if address.isascii():
+        return address
+    parts = urlsplit(address)
+    user, at, hostport = parts.netloc.rpartition("@")
+    host, colon, port = hostport.rpartition(":") if re.search(r":\d*$", hostport) else (hostport, "", "")
+    if not host.isascii():
+        host = ".".join(label.encode("idna").decode("ascii") if not label.isascii() else label
+                        for label in host.lower().split("."))
+    path = quote(parts.path, safe="/%!$&'()*+,;=:@-._~")
+    return urlunsplit((parts.scheme, f"{quote(user, safe='%:!$&()*+,;=-._~')}{at}{host}{colon}{port}", path, "", ""))
+
+
 def load_config(pyproject: Path) -> SiteConfig:
     """Read `[tool.crossword]`; defaults when the file or the table is missing."""
     try:
@@ -103,13 +123,20 @@ def load_config(pyproject: Path) -> SiteConfig:
         line = next((i for i, s in enumerate(text.splitlines(), 1) if re.match(pattern, s)), None)
         raise PuzzleError(pyproject, line, "[tool.crossword] must be a table of settings, like title = \"My puzzles\"")
     errors: list[PuzzleError] = []
-    values: dict[str, str] = {}
+    values: dict[str, object] = {}
     for key, value in table.items():
         line = _line_of(text, key)
         if key not in FIELDS:
             hint = difflib.get_close_matches(key, FIELDS, n=1)
             extra = f" (did you mean '{hint[0]}'?)" if hint else f" (known keys: {', '.join(FIELDS)})"
             errors.append(PuzzleError(pyproject, line, f"unknown [tool.crossword] key '{key}'{extra}"))
+            continue
+        if key == "own_files":
+            problem = _own_files_problem(value)
+            if problem:
+                errors.append(PuzzleError(pyproject, line, f"[tool.crossword] 'own_files' {problem}"))
+            else:
+                values[key] = tuple(sorted(set(value)))
             continue
         if not isinstance(value, str):
             errors.append(PuzzleError(pyproject, line, f"[tool.crossword] '{key}' must be a string"))
@@ -127,6 +154,12 @@ def load_config(pyproject: Path) -> SiteConfig:
                 errors.append(PuzzleError(pyproject, line, f"'base_url' has {what}; write the site's address alone, "
                                           "like https://puzzles.example.org/ or https://example.org/puzzles/"))
                 continue
+            try:
+                value = ascii_address(value)  # kreuzworträtsel/ as kreuzwortr%C3%A4tsel/, as every link must be
+            except UnicodeError:
+                errors.append(PuzzleError(pyproject, line, f"'base_url' has a host name, {_host(value)!r}, that has no "
+                                          "form in ASCII letters (IDNA); check its spelling, or write its xn-- form"))
+                continue
         if key == "title" and not "".join(ch for ch in value if ch.isprintable()).strip():
             errors.append(PuzzleError(pyproject, line, "[tool.crossword] 'title' must not be empty: it heads every page "
                                       f"and the feed; name the site (title = \"My puzzles\") or remove the line for "
@@ -136,3 +169,22 @@ def load_config(pyproject: Path) -> SiteConfig:
     if errors:
         raise PuzzleErrors(errors)
     return SiteConfig(**values)
+
+
+# the site's own files at public/'s top (`site.RESERVED_SLUGS` names its folders): never an author's
+BUILD_FILES = ("index.html", "feed.xml", "sitemap.xml", "404.html", "sw.js")
+
+
+def _own_files_problem(value: object) -> str | None:
+    """Why `own_files` cannot be taken (None when it can): a list of paths inside public/, as / spells them."""
+    example = ' (own_files = ["robots.txt", "CNAME"])'
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return "must be a list of file names in public/" + example
+    for name in value:
+        parts = name.split("/")
+        if not name or name.startswith("/") or "\\" in name or any(p in ("", ".", "..") for p in parts):
+            return (f"names {name!r}, which is no path inside public/: write it from public/ down, with '/' "
+                    f"between folders" + example)
+        if name in BUILD_FILES:
+            return f"names {name!r}, which the build makes; remove it from the list"
+    return None

@@ -748,7 +748,7 @@ def _build_site(root: Path, out: Path, *, jobs: int, force: bool, cache: Path, s
     # a draft is on no page: one still being written (with errors) must not hold the index back
     failed_slugs = {slug for slug, _ in result.failed} - result.failed_drafts
     if not failed_slugs:
-        result.written += write_site_files(out, list(infos.values()), config, code)
+        result.written += write_site_files(out, list(infos.values()), config, code, state, report)
         stale = _remove_stale(out, published, state, report)
         result.removed += stale
         for slug in stale:
@@ -1051,7 +1051,19 @@ def site_files() -> dict[str, bytes | str]:
     return {**static, "sw.js": service_worker(static)}
 
 
-def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, code: str | None = None) -> list[Path]:
+TAG_PAGE = re.compile(r"tags/[a-z0-9]+(?:-[a-z0-9]+)*\.html")  # a tag page's name, as the build makes them
+
+
+def _site_record(state: Path) -> Path:
+    """The build's record of the files it wrote under tags/ and static/ (beside the puzzles' `.key` records)."""
+    return state / "state" / "site.files"
+
+
+def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, code: str | None = None,
+                     state: Path | None = None, report: Callable[[str], None] | None = None) -> list[Path]:
+    """Write the index, feed, tag pages and static files; remove the tag pages and static files no longer
+    made. Only the build's own go: a tag page's name, or a file the last build's record (under `state`)
+    lists. A file of someone else's under tags/ or static/ (a logo, a README) stays, and `report` names it."""
     import jinja2
 
     from .render.pages import site_pages
@@ -1071,15 +1083,37 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
     for name in sorted(files, key=lambda name: ("/" not in name, name)):
         if write_atomic(out / name, files[name]):
             changed.append(out / name)
-    # tag pages and static files that are no longer made
+    # tag pages and static files that are no longer made: those the build made (a tag page's name, or one
+    # its record lists: an older version's style sheet or font); anyone else's stay, and are named
+    record = _site_record(state) if state is not None else None
+    try:
+        made = set(record.read_text(encoding="utf-8").split("\n")) if record is not None else set()
+    except (OSError, ValueError):
+        made = set()  # no record yet (a fresh clone): tag pages go by their name, and nothing else goes
+    kept = []
     for sub in ("tags", "static"):
         folder = out / sub
         for top, dirs, names in os.walk(folder):  # links to folders are not followed; links are not removed
+            dirs.sort()
             for name in sorted(names):
                 old = Path(top) / name
-                if not old.is_symlink() and old.is_file() and old.relative_to(out).as_posix() not in files:
+                rel = old.relative_to(out).as_posix()
+                if old.is_symlink() or not old.is_file() or rel in files or rel in config.own_files:
+                    continue
+                if rel in made or TAG_PAGE.fullmatch(rel):
                     old.unlink()
                     changed.append(old)
+                else:
+                    kept.append(rel)
+    if kept and report is not None:
+        kept.sort()
+        shown = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
+        it = "it" if len(kept) == 1 else "them"
+        report(f"keep   {shown}: not made by the build (`check` counts {it} as drift: list {it} in own_files under "
+               f"[tool.crossword], or delete {it})")
+    if record is not None:
+        ours = "\n".join(sorted(name for name in files if name.startswith(("tags/", "static/"))))
+        write_atomic(record, ours)
     return changed
 
 
@@ -1105,8 +1139,9 @@ def _source_of(rel: str, root: Path) -> str:
     return "site (templates, static files, pyproject.toml)"
 
 
-def compare_trees(expected: Path, actual: Path, root: Path) -> list[Drift]:
-    """Differences between a fresh build (`expected`) and the committed folder (`actual`)."""
+def compare_trees(expected: Path, actual: Path, root: Path, own: Sequence[str] = ()) -> list[Drift]:
+    """Differences between a fresh build (`expected`) and the committed folder (`actual`); `own` files
+    (the site's `own_files`) are the operator's, and count only where the build makes them too."""
     import difflib
 
     def files(folder: Path) -> dict[str, Path]:
@@ -1121,7 +1156,8 @@ def compare_trees(expected: Path, actual: Path, root: Path) -> list[Drift]:
         if rel not in have:
             drifts.append(Drift(rel, "missing", src))
         elif rel not in want:
-            drifts.append(Drift(rel, "stale", src))
+            if rel not in own:
+                drifts.append(Drift(rel, "stale", src))
         else:
             a, b = want[rel].read_bytes(), have[rel].read_bytes()
             if a == b:
@@ -1190,4 +1226,5 @@ def check_site(root: Path, *, jobs: int = 1, report: Callable[[str], None] = lam
                             cache=tmp_path / "cache", report=report)
         if not result.ok:
             return result, []
-        return result, compare_trees(tmp_path / "public", root / "public", root)
+        own = load_config(root / "pyproject.toml").own_files
+        return result, compare_trees(tmp_path / "public", root / "public", root, own)

@@ -730,8 +730,15 @@ class Watcher:
         if kept := sorted((drafts & saved) - set(removed)):
             done.append(f"draft {_names(kept)}: kept off the site until 'draft: false'")
         site = {p for r in results for p in r.written if _is_site_page(p, self.out)}
-        if site and not built and not removed:
-            done.append("updated the index")
+        # puzzle pages written again with no puzzle rebuilt: a site setting they show (base_url, the title)
+        pages = sorted({rel.parts[0] for r in results for p in r.written
+                        if (rel := _in_public(p, self.out)) is not None and len(rel.parts) == 2
+                        and rel.parts[0] not in ("tags", "static") and rel.name == "index.html"})
+        if (site or pages) and not built and not removed:
+            what = ["the index"] if site else []
+            if pages:
+                what.append(f"the page of {pages[0]}" if len(pages) == 1 else f"{len(pages)} puzzle pages")
+            done.append(f"updated {' and '.join(what)}")
         static = sorted({_in_static(p, self.out) for r in results for p in r.written} - {None})
         if static and not built and not removed:  # an edited stylesheet or script: pages reload with it
             done.append(f"updated {_names(static)}")

@@ -305,6 +305,33 @@ def test_check_says_to_delete_a_file_the_build_does_not_make(tmp_path):
     assert run("check", "--root", str(root)).stdout == "public/ matches the sources: 1 puzzle, no drift\n"
 
 
+def test_files_of_the_operators_own_are_kept_and_are_no_drift(tmp_path):
+    """A host's robots.txt or CNAME in public/ failed every `check` (and so CI), with no way to say it is
+    meant to be there; own_files says so."""
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE})
+    assert run("build", "--root", str(root)).returncode == 0
+    own = {"robots.txt": "Sitemap: https://example.org/sitemap.xml\n", "CNAME": "puzzles.example.org\n",
+           "static/img/logo.png": "logo"}
+    for name, text in own.items():
+        (root / "public" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "public" / name).write_text(text)
+    r = run("check", "--root", str(root))
+    assert r.returncode == 1 and "list the ones of your own (a host's robots.txt or CNAME) in own_files" in r.stderr
+    settings = root / "pyproject.toml"
+    settings.write_text(settings.read_text() + '\nown_files = ["CNAME", "robots.txt", "static/img/logo.png"]\n')
+    assert "[tool.crossword]" in settings.read_text().split("own_files")[0]
+    r = run("check", "--root", str(root))
+    assert r.stdout == "public/ matches the sources: 1 puzzle, no drift\n", r.stdout + r.stderr
+    r = run("build", "--root", str(root))
+    assert r.returncode == 0 and "keep" not in r.stdout, r.stdout  # nothing to say of them
+    assert all((root / "public" / name).read_text() == text for name, text in own.items())
+    settings.write_text(settings.read_text().replace('"CNAME"', '"../CNAME"'))
+    r = run("check", "--root", str(root))
+    assert r.returncode == 2 and "'own_files' names '../CNAME', which is no path inside public/" in r.stderr, r.stderr
+    settings.write_text(settings.read_text().replace('"../CNAME"', '"sw.js"'))
+    assert "names 'sw.js', which the build makes; remove it from the list" in run("build", "--root", str(root)).stderr
+
+
 def _on_a_terminal(*args: str, timeout: float = 120) -> tuple[subprocess.CompletedProcess, str]:
     """Run the CLI with its stderr on a pseudo-terminal, as a person at a terminal sees it: (result, what it showed)."""
     pty = pytest.importorskip("pty")

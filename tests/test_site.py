@@ -192,6 +192,18 @@ def test_the_sites_address_is_an_address_alone(tmp_path, url, what):
     assert load_config(f).base_url == "https://example.org/puzzles/"
 
 
+def test_an_address_in_other_letters_is_written_in_ascii(tmp_path):
+    """The sitemap protocol and the feed want RFC 3986 addresses: kreuzworträtsel/ went out as typed."""
+    f = tmp_path / "pyproject.toml"
+    f.write_text('[tool.crossword]\nbase_url = "https://bücher.de:8080/kreuzworträtsel/"\n', encoding="utf-8")
+    assert load_config(f).base_url == "https://xn--bcher-kva.de:8080/kreuzwortr%C3%A4tsel/"
+    f.write_text('[tool.crossword]\nbase_url = "https://example.org/r%C3%A4tsel/"\n', encoding="utf-8")
+    assert load_config(f).base_url == "https://example.org/r%C3%A4tsel/"  # written encoded already: kept
+    f.write_text(f'[tool.crossword]\nbase_url = "https://{"ü" * 70}.de/"\n', encoding="utf-8")
+    with pytest.raises(PuzzleErrors, match=r":2: 'base_url' has a host name, .* that has no form in ASCII letters"):
+        load_config(f)
+
+
 def test_compare_trees_ignores_identical(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     for d in (a, b):
@@ -933,3 +945,32 @@ def test_a_file_system_without_locks_builds_unlocked(tmp_path, monkeypatch):
     monkeypatch.setattr(fcntl, "flock", refuse)
     root = make_repo(tmp_path, one=small())
     assert build_site(root, report=quiet).built == ["one"]
+
+
+def test_only_the_builds_own_files_under_tags_and_static_are_removed(tmp_path, monkeypatch):
+    """A logo or style sheet of the operator's under static/, or a README under tags/, was deleted by the
+    next build (and reported as "update"); a tag page no longer made, or a static file an earlier build
+    wrote, still goes."""
+    from site_builder import site as site_module
+
+    root = make_repo(tmp_path, a=small("A", tag="pets"))
+    assert build_site(root, report=quiet).ok
+    pub = root / "public"
+    own = [pub / "static" / "custom.css", pub / "static" / "img" / "logo.png", pub / "tags" / "README"]
+    for f in own:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text("mine")
+    made = site_module.site_files()
+    monkeypatch.setattr(site_module, "site_files", lambda: {**made, "static/older.css": "an earlier version's"})
+    (root / "puzzles" / "a.txt").write_text(small("A", tag="cats"))
+    lines: list[str] = []
+    assert build_site(root, report=lines.append).ok
+    assert not (pub / "tags" / "pets.html").exists() and (pub / "tags" / "cats.html").exists()
+    assert all(f.read_text() == "mine" for f in own)
+    keep = [line for line in lines if line.startswith("keep")]
+    assert keep == ["keep   static/custom.css, static/img/logo.png, tags/README: not made by the build (`check` "
+                    "counts them as drift: list them in own_files under [tool.crossword], or delete them)"], lines
+    monkeypatch.setattr(site_module, "site_files", lambda: made)  # a later version makes no older.css
+    assert build_site(root, report=quiet).ok
+    assert not (pub / "static" / "older.css").exists()  # the record says the build wrote it
+    assert all(f.read_text() == "mine" for f in own)

@@ -462,6 +462,24 @@ def test_a_rewritten_stylesheet_is_said_not_no_output_changed(tmp_path):
     assert "updated static/site.css" in line and "index" not in line, line
 
 
+def test_a_setting_that_rewrites_the_puzzle_pages_says_so(tmp_path):
+    """A new base_url rewrites every page (its canonical address): it was said "updated the index"."""
+    from site_builder.site import BuildResult
+    from site_builder.watch import Rebuild, Watcher
+
+    (tmp_path / "puzzles").mkdir()
+    w = Watcher(tmp_path)
+    pub = tmp_path / "public"
+    site = [pub / "index.html", pub / "feed.xml", pub / "tags" / "pets.html"]
+    run = Rebuild([("changed", "pyproject.toml")], quick=BuildResult(
+        unchanged=["a", "b"], written=[*site, pub / "a" / "index.html", pub / "b" / "index.html"]))
+    assert "updated the index and 2 puzzle pages (" in w.describe(run)
+    run = Rebuild([("changed", "pyproject.toml")], quick=BuildResult(unchanged=["a", "b"], written=[*site, pub / "b" / "index.html"]))
+    assert "updated the index and the page of b (" in w.describe(run)
+    run = Rebuild([("changed", "templates/base.html")], quick=BuildResult(unchanged=["a", "b"], written=site))
+    assert "updated the index (" in w.describe(run)
+
+
 def test_a_puzzle_made_a_draft_is_said_to_be_kept_off_the_site(tmp_path):
     from site_builder.site import BuildResult
     from site_builder.watch import Rebuild, Watcher
