@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -410,6 +411,10 @@ def run(args: argparse.Namespace) -> int:
             log(f"error: unknown strategy {', '.join(unknown)}; choose from {', '.join(names)}")
             return 2
         names = wanted
+    if args.json and (Path(args.json).is_dir() or not Path(args.json).name or args.json.endswith(("/", os.sep))):
+        # said now, not after the minutes the benchmark takes
+        log(f"{args.json}: error: --json names a folder; name a file for the figures, such as build/bench.json")
+        return 2
     runs = 1 if args.quick else RUNS
     lists = corpus(Path(args.root), QUICK_SIZES if args.quick else SIZES)
     external = [] if args.no_external else external_ready(log)
@@ -461,10 +466,9 @@ def run(args: argparse.Namespace) -> int:
             "rows": [asdict(r) for r in rows],
         }
         path = Path(args.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        from .writer import write_atomic
+
+        write_atomic(path, json.dumps(data, indent=2) + "\n")  # a temporary file beside it, then a rename
         log(f"wrote {path}")
     return 0
 

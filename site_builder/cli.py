@@ -135,6 +135,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if out is not None and out.exists() and not out.is_dir():
         # before the layout, which may take minutes on a long list
         raise OutputError(out, reason="it is a file, not a folder")
+    if out is not None:
+        from .site import output_names
+
+        # --out-dir beside the list: its text export, <slug>.txt, is the list's own name
+        for name in output_names(puzzle.slug, page=False):
+            if _same_file(out / name, path):
+                raise OutputError(out, reason=f"the text export, {name}, would overwrite the puzzle file itself",
+                                  fix="write the outputs into another folder (--out-dir out)")
     layout = layout_puzzle(puzzle, params)
     puzzle, layout = with_references(puzzle, layout)  # "[[ANSWER]]" in a clue: its number, as build prints it
     print(layout.summary(), file=sys.stderr)
@@ -180,6 +188,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
     elif args.text or args.solution or not args.out_dir:
         sys.stdout.write(text_render.render_text(puzzle, layout, solution=args.solution))
     return 0
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (a link, `./x` and `x`, another spelling of the folder)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): then not the same, unless spelled alike
+        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def _project_config(path: Path):

@@ -133,12 +133,13 @@ def unexpected(path: str | Path | None, exc: BaseException, detail: str = "") ->
 class OutputError(CrosswordError):
     """An output folder that cannot be written: a file in its place, no permission, a full disk."""
 
-    def __init__(self, path: str | Path, exc: OSError | None = None, reason: str = ""):
+    def __init__(self, path: str | Path, exc: OSError | None = None, reason: str = "",
+                 fix: str = "name a folder you can write to"):
         self.path = str(path)
         why = reason or (exc.strerror if exc is not None and exc.strerror else str(exc))
         if exc is not None and getattr(exc, "filename", None) not in (None, self.path):
             why += f" ({exc.filename})"
-        super().__init__(self._located(self.path, f"cannot write the outputs there: {why}; name a folder you can write to"))
+        super().__init__(self._located(self.path, f"cannot write the outputs there: {why}; {fix}"))
 
 
 # errors of the disk as a whole, not of one file or folder: a build cannot go on to the next puzzle past them

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from .config import SiteConfig, load_config
-from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, PuzzleError, TemplateError, unexpected
+from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, OutputError, PuzzleError, TemplateError, unexpected
 from .layout import layout_puzzle, params_for, with_references
 from .layout.adjacency import fill_clue_hint, set_apart
 from .layout.result import number_placements
@@ -550,6 +550,21 @@ def _build_one(args: tuple) -> tuple[str, object, float, bool]:
         return str(path), unexpected(path, exc, traceback.format_exc()), time.perf_counter() - t0, False
 
 
+def _check_out(root: Path, out: Path) -> None:
+    """OutputError for an output folder that holds the sources, or lies among them: a build there writes
+    over what it reads (`--out .` put a puzzle named puzzles' text export over puzzles/puzzles.txt)."""
+    where, what = out.resolve(), ""
+    for source in [(root / name).resolve() for name in ("puzzles", "templates")]:
+        if where == root.resolve():
+            what = "it is the project folder itself"
+        elif where == source or source in where.parents:
+            what = f"it is {'' if where == source else 'inside '}{source.name}/, which the build reads"
+        elif where in source.parents:
+            what = f"it holds {source.name}/, which the build reads"
+        if what:
+            raise OutputError(out, reason=what, fix="build into a folder of its own (the default, public/, or --out site)")
+
+
 def build_site(
     root: Path,
     out: Path | None = None,
@@ -585,6 +600,7 @@ def build_site(
     if not (root / "puzzles").is_dir():
         raise PuzzleError(root, None, "no puzzles/ folder here; run from the project folder or pass --root")
     out = Path(out) if out is not None else root / "public"
+    _check_out(root, out)
     cache = cache if cache is not None else root / ".cache"
     with _one_build_at_a_time(cache, out, report):
         return _build_site(root, out, jobs=jobs, force=force, cache=cache, state=state, report=report, quick=quick,

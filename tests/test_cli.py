@@ -817,3 +817,36 @@ def test_lint_takes_the_project_folder_as_build_does(tmp_path):
     assert r.stderr.strip().endswith("in 2 files"), r.stderr
     r = run("lint", "--root", str(tmp_path), cwd=tmp_path)
     assert r.returncode == 2 and f"no *.txt puzzle files in {tmp_path / 'puzzles'}; pass the project folder" in r.stderr
+
+
+def test_outputs_never_go_over_the_sources(tmp_path):
+    """`generate --out-dir .` beside the list wrote its text export over the list itself, and `build --out .`
+    over puzzles/puzzles.txt: both are refused before anything is written."""
+    words = tmp_path / "cats.txt"
+    words.write_text("---\ntitle: Cats\ndate: 2026-01-01\n---\nCAT | Feline\nACT | Deed\nTACT | Diplomacy\n")
+    before = words.read_bytes()
+    for out in (".", "./", str(tmp_path)):
+        r = run("generate", "--words", "cats.txt", "--out-dir", out, cwd=tmp_path)
+        assert r.returncode == 2 and "the text export, cats.txt, would overwrite the puzzle file itself" in r.stderr, r.stderr
+        assert words.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["cats.txt"]
+    assert run("generate", "--words", "cats.txt", "--out-dir", "out", cwd=tmp_path).returncode == 0
+    assert (tmp_path / "out" / "cats.txt").read_text().startswith("Cats\n") and words.read_bytes() == before
+    root = _project(tmp_path, **{"puzzles.txt": SMALL_PUZZLE})
+    (root / "templates").mkdir()
+    for out, what in ((".", "it is the project folder itself"), ("puzzles", "it is puzzles/, which the build reads"),
+                      ("puzzles/site", "it is inside puzzles/"), ("templates", "it is templates/"),
+                      ("..", "it holds puzzles/")):
+        r = run("build", "--root", str(root), "--out", out, cwd=root)
+        assert r.returncode == 2 and what in r.stderr and "build into a folder of its own" in r.stderr, (out, r.stderr)
+    assert sorted(p.name for p in root.iterdir()) == ["puzzles", "pyproject.toml", "templates"]
+    assert sorted(p.name for p in (root / "puzzles").iterdir()) == ["puzzles.txt"]
+
+
+def test_bench_json_naming_a_folder_is_refused_before_the_benchmark_runs(tmp_path):
+    """It ran the whole benchmark, then printed a traceback (`--json .`) or left `dd.tmp` (`--json dd`)."""
+    (tmp_path / "dd").mkdir()
+    for target in (".", "dd", "dd/"):
+        r = run("bench", "--quick", "--no-external", "--strategies", "freeform", "--json", target, cwd=tmp_path)
+        assert r.returncode == 2 and f"{target}: error: --json names a folder" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr and "best x" not in r.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dd"] and not any((tmp_path / "dd").iterdir())
