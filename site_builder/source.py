@@ -35,6 +35,9 @@ MAX_ENTRIES = 1000
 MAX_FILE_BYTES = 1_000_000
 # A clue past this is no clue (lint warns past 120): one of 950 kB took 192 s and a 17-page PDF to build.
 MAX_CLUE = 2000
+# characters of a front-matter text: the PDF and the pictures set the title, byline and description by
+# measuring every word (a 20,000-character title took 9 s and 438 MB to print, 200,000 four minutes)
+MAX_TEXT = {"title": 200, "author": 200, "difficulty": 100, "description": MAX_CLUE, "copyright": 500, "notes": 20_000}
 
 
 def _strategies() -> tuple[str, ...]:
@@ -278,6 +281,11 @@ def _check_value(key: str, value: Any) -> Any:
         text = unicodedata.normalize("NFC", text)
         if key != "notes":
             text = one_line(text)
+        else:  # each line as a clue's (a NUL or a bell written as a YAML escape goes), the line breaks kept
+            text = "\n".join(one_line(line) for line in text.split("\n"))
+        if len(text) > MAX_TEXT[key]:
+            where = {"title": " (the description holds the rest)", "description": " (the notes hold the rest)"}.get(key, "")
+            raise ValueError(f"'{key}' is {len(text):,} characters long; keep it to {MAX_TEXT[key]:,}{where}")
         if not visible(text):
             if KEYS[key].required:
                 raise ValueError(f"'{key}' must not be empty" + (" (it holds only invisible characters)" if text else ""))
@@ -870,14 +878,30 @@ def unread_sources(folder: Path) -> list[str]:
                 if any(q.suffix.lower() == ".txt" for q in p.iterdir()):
                     out.append(f"{p}/: a subfolder's files are not read; move its puzzles up into {folder}/")
             elif p.suffix.lower() == ".txt" and p.suffix != ".txt":
-                out.append(f"{p}: not read: puzzle files end in '.txt', lowercase; rename it {_loose_slug(p)}.txt")
+                out.append(f"{p}: not read: puzzle files end in '.txt', lowercase; {_rename_to(p, _loose_slug(p))}")
             elif not p.suffix and p.is_file():
                 with open(p, "rb") as fh:
                     if fh.read(6).removeprefix(b"\xef\xbb\xbf").startswith(b"---"):  # a BOM is 3 bytes
-                        out.append(f"{p}: not read: puzzle files end in '.txt'; rename it {_loose_slug(Path(p.name + '.txt'))}.txt")
+                        out.append(f"{p}: not read: puzzle files end in '.txt'; {_rename_to(p, _loose_slug(Path(p.name + '.txt')))}")
         except OSError:
             continue
     return out
+
+
+def _rename_to(path: Path, slug: str) -> str:
+    """'rename it <slug>.txt', or, where another puzzle has that name (`Cats.txt` beside `cats.txt`), a free one:
+    following the advice with `mv` would have put one puzzle over the other."""
+    taken = path.with_name(f"{slug}.txt")
+    try:
+        free = not taken.exists() or taken.samefile(path)  # one file on a case-blind disk
+    except OSError:
+        free = True
+    if free:
+        return f"rename it {slug}.txt"
+    n = 2
+    while path.with_name(f"{slug}-{n}.txt").exists():
+        n += 1
+    return f"rename it {slug}-{n}.txt ({slug}.txt is taken)"
 
 
 _DOCUMENT_EXTENSIONS = re.compile(r"(\.(txt|text|md|markdown|yaml|yml|rtf|docx?|odt|pages))+$", re.I)
@@ -891,7 +915,7 @@ def slug_for(path: str | Path) -> str:
         base = _DOCUMENT_EXTENSIONS.sub("", slug) or slug
         raise PuzzleError(
             path, None, f"file name '{p.name}' must be lowercase letters, digits and single hyphens between them, "
-            "ending in .txt" + (f"; rename it {fix}.txt" if (fix := ascii_name(base)[:MAX_SLUG].strip("-")) and fix != slug
+            "ending in .txt" + (f"; {_rename_to(p, fix)}" if (fix := ascii_name(base)[:MAX_SLUG].strip("-")) and fix != slug
                                 and fix not in RESERVED_SLUGS else " (e.g. twin-peaks.txt)")
         )
     if len(slug) > MAX_SLUG:
@@ -1151,12 +1175,23 @@ def parse_source(
     entries: list[Entry] = []
     seen: dict[str, int] = {}
     too_many = False
+    skip_to = body_start
     for index in range(body_start, len(lines)):
         lineno = index + 1
         raw = lines[index]
         stripped = raw.strip()
-        if not stripped or stripped.startswith("#"):
+        if not stripped or stripped.startswith("#") or index < skip_to:
             continue
+        if stripped == "---" and has_front and not entries and not any(e.line and e.line > body_start for e in errors):
+            # a second front-matter block (two files pasted together, a template's): one error for it, not
+            # one per 'key: value' line telling the author to make each an entry
+            end = next((i for i in range(index + 1, len(lines)) if lines[i].strip() == "---"), None)
+            if end is not None and all("|" not in lines[i] for i in range(index + 1, end)):
+                errors.append(PuzzleError(shown, lineno, f"a second front-matter block (lines {lineno} to {end + 1}): a "
+                                          f"puzzle has one; move the lines you want into the first (lines {first + 1} to "
+                                          f"{body_start}) and delete this one", col=1))
+                skip_to = end + 1
+                continue
         lead = len(raw) - len(raw.lstrip()) + 1
         if "|" not in raw:
             lookalike = next((ch for ch in "\uff5c\u2223\u01c0\u00a6\u2502\u2758" if ch in raw), None)

@@ -653,3 +653,44 @@ def test_two_breaks_in_a_row_are_pointed_at_with_the_answer_mended(answer, col, 
     errs = errors_of(f"---\ntitle: T\ndate: 2026-01-02\n---\n{answer} | x\nSAGE | herb\n")
     assert len(errs) == 1 and errs[0].startswith(f"p.txt:5:{col}: bad answer {answer!r}: two breaks in a row"), errs
     assert (f"keep one space or hyphen there ({fix})" in errs[0]) if fix else errs[0].endswith("there"), errs
+
+
+def test_front_matter_text_has_a_most_length_and_no_control_characters():
+    """A 200,000-character title was only lint's warning, and printing it took four minutes; a NUL in the
+    notes (a YAML escape) stayed in the .json and .ipuz while the other outputs dropped it."""
+    head = "---\ntitle: {}\ndate: 2026-01-01\n{}---\nCAT | Pet\nACT | Deed\n"
+    with pytest.raises(PuzzleErrors, match=r"2:8: 'title' is 201 characters long; keep it to 200 \(the description holds the rest\)"):
+        load_puzzle(head.format("T" * 201, ""))
+    assert load_puzzle(head.format("T" * 200, "")).meta.title == "T" * 200
+    with pytest.raises(PuzzleErrors, match=r"'notes' is 20,001 characters long; keep it to 20,000$"):
+        load_puzzle(head.format("T", f"notes: {'n' * 20_001}\n"))
+    notes = load_puzzle(head.format("T", 'notes: "one\\x00two\\n\\nthree\\tfour  \\x07five"\n')).meta.notes
+    assert notes == "onetwo\n\nthree four five"  # every output shows this, paragraphs kept
+
+
+def test_the_name_offered_for_a_misnamed_file_is_a_free_one(tmp_path):
+    """`Cats.txt` beside `cats.txt` was told "rename it cats.txt": following it with `mv` lost a puzzle."""
+    from site_builder.source import slug_for, unread_sources
+
+    (tmp_path / "Cats.txt").write_text("x")
+    with pytest.raises(PuzzleError, match=r"; rename it cats\.txt$"):
+        slug_for(tmp_path / "Cats.txt")
+    (tmp_path / "cats.txt").write_text("x")
+    (tmp_path / "cats-2.txt").write_text("x")
+    if (tmp_path / "cats.txt").samefile(tmp_path / "Cats.txt"):
+        pytest.skip("a case-blind file system: Cats.txt is cats.txt")
+    with pytest.raises(PuzzleError, match=r"; rename it cats-3\.txt \(cats\.txt is taken\)$"):
+        slug_for(tmp_path / "Cats.txt")
+    (tmp_path / "DOGS.TXT").write_text("---\n")
+    (tmp_path / "dogs.txt").write_text("x")
+    assert any("rename it dogs-2.txt (dogs.txt is taken)" in note for note in unread_sources(tmp_path))
+
+
+def test_a_second_front_matter_block_is_one_error_that_says_so():
+    """Its 'title: Bar' lines were each told to become 'TITLE | Bar' entries."""
+    text = "---\ntitle: Foo\ndate: 2026-01-01\n---\n\n---\ntitle: Bar\ndate: 2026-01-02\n---\nCAT | Pet\nACT | Deed\n"
+    with pytest.raises(PuzzleErrors) as info:
+        load_puzzle(text)
+    assert [str(e) for e in info.value.errors] == [
+        "<input>:6:1: a second front-matter block (lines 6 to 9): a puzzle has one; move the lines you want into "
+        "the first (lines 1 to 4) and delete this one"]
