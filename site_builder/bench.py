@@ -372,13 +372,15 @@ def markdown(rows: list[Row]) -> str:
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--root", default=".", help="project folder (with puzzles/)")
+    from .cli import given
+
+    ap.add_argument("--root", default=".", type=given, help="project folder (with puzzles/)")
     ap.add_argument("--quick", action="store_true", help="only the project's puzzles and the lists of 10 and 40, one run each")
-    ap.add_argument("--strategies", metavar="A,B", help="only these strategies (default: every registered one)")
+    ap.add_argument("--strategies", type=given, metavar="A,B", help="only these strategies (default: every registered one)")
     ap.add_argument("--no-external", action="store_true", help="do not run the third-party generators (npm, PyPI)")
     ap.add_argument("--attempts", type=_attempts, default=ATTEMPTS, metavar="N",
                     help=f"seeds a run of our strategies tries (default {ATTEMPTS}, seeds/004's; the builder's own default is 200)")
-    ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
+    ap.add_argument("--json", type=given, metavar="PATH", help="also write the figures as JSON to PATH")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown too")
 
 

@@ -10,6 +10,7 @@ SIGINT / SIGTERM.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import signal
 import sys
@@ -44,6 +45,14 @@ def cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+def given(value: str) -> str:
+    """An argument's value, which must not be empty: `--host ''` served every interface and `--out-dir ''`
+    printed to the terminal, as if the option were not there (an unset shell variable, typically)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty value (an unset shell variable?); give one, or leave the option out")
+    return value
 
 
 def _positive(value: str) -> int:
@@ -452,7 +461,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     gen = sub.add_parser("generate", help="lay out one word list and print or write it")
-    gen.add_argument("--words", required=True, metavar="FILE", help="a puzzle file, or a plain list of 'ANSWER | clue' lines")
+    gen.add_argument("--words", required=True, type=given, metavar="FILE", help="a puzzle file, or a plain list of 'ANSWER | clue' lines")
     # one thing to print: two of these asked at once was one of them printed, silently
     printed = gen.add_mutually_exclusive_group()
     printed.add_argument("--text", action="store_true", help="print the puzzle as text (the default)")
@@ -462,7 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=list(STDOUT_FORMATS),
         help="print one format to stdout: text, solution, json, ipuz, puz (binary; not to a terminal), xd or md",
     )
-    gen.add_argument("--out-dir", metavar="DIR", help="write the outputs into DIR")
+    gen.add_argument("--out-dir", type=given, metavar="DIR", help="write the outputs into DIR")
     gen.add_argument("--seed", type=_front_matter_range("seed"), help="use this one seed instead of searching")
     gen.add_argument(
         "--seeds", type=_front_matter_range("seeds"), help="how many seeds to search (default: front matter, else 200)"
@@ -479,21 +488,21 @@ def build_parser() -> argparse.ArgumentParser:
     gen.set_defaults(func=cmd_generate)
 
     lint = sub.add_parser("lint", help="check puzzle files: errors and editorial warnings, as file:line:col lines")
-    lint.add_argument("files", nargs="*", metavar="FILE", help="puzzle files or directories (default: puzzles/*.txt)")
+    lint.add_argument("files", nargs="*", type=given, metavar="FILE", help="puzzle files or directories (default: puzzles/*.txt)")
     lint.add_argument("--strict", action="store_true", help="treat warnings as errors (exit status 2)")
-    lint.add_argument("--root", default=".", help="project folder whose puzzles/ to lint when no FILE is named (default .)")
+    lint.add_argument("--root", default=".", type=given, help="project folder whose puzzles/ to lint when no FILE is named (default .)")
     lint.set_defaults(func=cmd_lint)
 
     build = sub.add_parser("build", help="build every puzzle in puzzles/ into public/, incrementally")
-    build.add_argument("--root", default=".", help="project folder holding puzzles/ and pyproject.toml (default .)")
-    build.add_argument("--out", metavar="DIR", help="output folder (default ROOT/public)")
+    build.add_argument("--root", default=".", type=given, help="project folder holding puzzles/ and pyproject.toml (default .)")
+    build.add_argument("--out", type=given, metavar="DIR", help="output folder (default ROOT/public)")
     build.add_argument("--jobs", "-j", type=_positive, default=cores(), help=f"puzzles to build at once (default: the cores this process may use, {cores()} here)")
     build.add_argument("--force", action="store_true", help="rebuild every puzzle, even the unchanged ones, laying each out afresh (not from .cache/)")
     build.add_argument("--quiet", "-q", action="store_true", help="say nothing when everything is up to date")
     build.set_defaults(func=cmd_build)
 
     check = sub.add_parser("check", help="rebuild into a temporary folder and compare with public/, byte for byte")
-    check.add_argument("--root", default=".", help="project folder (default .)")
+    check.add_argument("--root", default=".", type=given, help="project folder (default .)")
     check.add_argument("--jobs", "-j", type=_positive, default=cores(), help=f"puzzles to build at once (default {cores()}, as build)")
     check.add_argument("--brief", action="store_true", help="list drifted files without diffs")
     check.set_defaults(func=cmd_check)
@@ -504,9 +513,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(func=bench_mod.run)
 
     watch = sub.add_parser("watch", help="build, serve public/ with live reload, and rebuild on every save")
-    watch.add_argument("--root", default=".", help="project folder (default .)")
-    watch.add_argument("--out", metavar="DIR", help="output folder (default ROOT/public)")
-    watch.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    watch.add_argument("--root", default=".", type=given, help="project folder (default .)")
+    watch.add_argument("--out", type=given, metavar="DIR", help="output folder (default ROOT/public)")
+    watch.add_argument("--host", default="127.0.0.1", type=given, help="address to serve on (default 127.0.0.1)")
     watch.add_argument("--port", type=_port, default=8000, help="port to serve on (default 8000; 0 picks a free one)")
     watch.set_defaults(func=cmd_watch)
     parser.set_defaults(commands=sub.choices)  # for main: an option a command does not know shows that command's usage
@@ -576,7 +585,28 @@ class _Output:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     words = sys.argv[1:] if argv is None else list(argv)
-    args, unknown = parser.parse_known_args(words)
+    # --help and --version print, and argparse drops a failed write (`> /dev/full`) and exits 0: print it here
+    printed, real = io.StringIO(), sys.stdout
+    sys.stdout = printed
+    try:
+        args, unknown = parser.parse_known_args(words)
+    except SystemExit:
+        sys.stdout = real
+        if printed.getvalue() and real is not None:
+            try:
+                real.write(printed.getvalue())
+                real.flush()
+            except BrokenPipeError:
+                _quiet_stdout()
+                return 128 + signal.SIGPIPE
+            except OSError as exc:
+                _quiet_stdout()
+                print(f"error: cannot write the command's output: {exc.strerror or exc} (check where the output "
+                      "is redirected to)", file=sys.stderr)
+                return 2
+        raise
+    finally:
+        sys.stdout = real
     if unknown:
         # `build --bogus`: the usage to show is build's, not the list of commands (`--bogus build` gets that)
         if args.command in words and unknown[0] in words and words.index(args.command) < words.index(unknown[0]):

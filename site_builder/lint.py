@@ -11,6 +11,7 @@ by hand. The library never prints; cli.py does.
 from __future__ import annotations
 
 import math
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -514,14 +515,17 @@ def check_puz_text(path: str, meta: dict, entries: Sequence[Entry], lines: Seque
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files to lint: each named file, and the *.txt files of each named directory."""
+    """Files to lint: each named file, and the *.txt files of each named directory; a file named twice
+    (`x.txt ./x.txt`, or by name and in its folder) once, as named first."""
     out: list[Path] = []
+    seen: set[str] = set()
     for p in paths:
         p = Path(p)
-        if p.is_dir() and p.suffix != ".txt":
-            out.extend(puzzle_sources(p))
-        else:
-            out.append(p)
+        for f in puzzle_sources(p) if p.is_dir() and p.suffix != ".txt" else [p]:
+            key = os.path.realpath(f)
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
     return out
 
 

@@ -850,3 +850,31 @@ def test_bench_json_naming_a_folder_is_refused_before_the_benchmark_runs(tmp_pat
         assert r.returncode == 2 and f"{target}: error: --json names a folder" in r.stderr, r.stderr
         assert "Traceback" not in r.stderr and "best x" not in r.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dd"] and not any((tmp_path / "dd").iterdir())
+
+
+def test_an_empty_argument_is_refused_not_read_as_left_out(tmp_path):
+    """`watch --host ''` served every interface, `--out-dir ''` printed to the terminal, `lint x.txt ''` linted
+    the whole folder: an unset shell variable read as the option left out."""
+    for args in (["watch", "--host", ""], ["generate", "--words", TP, "--out-dir", ""], ["lint", "x.txt", ""],
+                 ["build", "--out", " "], ["bench", "--strategies", ""], ["check", "--root", ""]):
+        r = run(*args, cwd=tmp_path)
+        assert r.returncode == 2 and "an empty value (an unset shell variable?)" in r.stderr, (args, r.stderr)
+        assert r.stdout == "" and not any(tmp_path.iterdir())
+
+
+def test_lint_reads_a_file_named_twice_once(tmp_path):
+    f = tmp_path / "x.txt"
+    f.write_text("---\ntitle: T\n---\nCAT | Pet\nACT | Deed\n")
+    r = run("lint", "x.txt", "./x.txt", str(f), ".", cwd=tmp_path)
+    assert r.stdout.count("lacks 'date'") == 1 and "1 error, 0 warnings in 1 file" in r.stderr, r.stdout + r.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_help_and_version_that_cannot_be_written_fail(tmp_path):
+    """argparse drops a failed write: `--version > /dev/full` exited 0 with nothing written."""
+    for args in (["--version"], ["generate", "--help"]):
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([sys.executable, "-m", "site_builder", *args], stdout=full, stderr=subprocess.PIPE, text=True)
+        assert r.returncode == 2 and "cannot write the command's output" in r.stderr, (args, r.stderr)
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.startswith("crossword ")
