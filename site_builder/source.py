@@ -620,6 +620,11 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
                     path, number, f"an invisible character U+{ord(ch):04X} ({name.lower()}) is in this line; delete it",
                     col=col))
                 return None
+    directive = next((n for n, line in enumerate(lines[start:end], offset) if line.startswith("%")), None)
+    if directive is not None:  # `%YAML 1.1`: a directive heads a YAML stream, not the lines of a mapping
+        errors.append(PuzzleError(path, directive, "a line starting with '%' is a YAML directive, which a front matter "
+                                  "cannot hold; delete the line, or put the value it belongs to in quotes", col=1))
+        return None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:

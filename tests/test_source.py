@@ -694,3 +694,10 @@ def test_a_second_front_matter_block_is_one_error_that_says_so():
     assert [str(e) for e in info.value.errors] == [
         "<input>:6:1: a second front-matter block (lines 6 to 9): a puzzle has one; move the lines you want into "
         "the first (lines 1 to 4) and delete this one"]
+
+
+def test_a_yaml_directive_in_the_front_matter_is_named():
+    """`%YAML 1.1` was "expected '<document start>', but found '<stream end>'", at a column past the line."""
+    with pytest.raises(PuzzleErrors, match=r"<input>:3:1: a line starting with '%' is a YAML directive"):
+        load_puzzle("---\ntitle: T\n%YAML 1.1\ndate: 2026-01-01\n---\nCAT | Pet\nACT | Deed\n")
+    assert load_puzzle("---\ntitle: T\nnotes: |\n  %100 sure\ndate: 2026-01-01\n---\nCAT | Pet\nACT | Deed\n").meta.notes == "%100 sure"
