@@ -663,6 +663,11 @@ def _build_site(root: Path, out: Path, *, jobs: int, force: bool, cache: Path, s
         default = out.resolve() == (root / "public").resolve()
         state = cache if default else cache / "outs" / hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
     config = load_config(root / "pyproject.toml")
+    for folder in (out, out / "tags", out / "static"):
+        # the site's own folders, written after the puzzles: one that cannot be written fails the build now,
+        # before a puzzle's page links to a tag page that never comes (a folder that is a link fails later)
+        if folder.is_dir() and not folder.is_symlink() and not os.access(folder, os.W_OK | os.X_OK):
+            raise FileSystemError(PermissionError(errno.EACCES, "Permission denied", str(folder)))
     _remove_temp_files(out, (cache / "layouts", state / "state"))
     code, puzzle_code = fingerprints()
     engine = layout_fingerprint()

@@ -974,3 +974,22 @@ def test_only_the_builds_own_files_under_tags_and_static_are_removed(tmp_path, m
     assert build_site(root, report=quiet).ok
     assert not (pub / "static" / "older.css").exists()  # the record says the build wrote it
     assert all(f.read_text() == "mine" for f in own)
+
+
+def test_a_tags_folder_that_cannot_be_written_fails_the_build_before_any_page_links_to_it(tmp_path, monkeypatch):
+    """The puzzle's page was written first, linking to tags/cats.html, and then tags/ failed: a published
+    page linked to a page that was never written."""
+    from site_builder import site as site_module
+    from site_builder.errors import FileSystemError
+
+    root = make_repo(tmp_path, a=small("A", tag="pets"))
+    assert build_site(root, report=quiet).ok
+    page = (root / "public" / "a" / "index.html").read_bytes()
+    (root / "puzzles" / "a.txt").write_text(small("A", tag="cats"))
+    access = os.access
+    monkeypatch.setattr(site_module.os, "access", lambda p, mode: Path(p).name != "tags" and access(p, mode))
+    with pytest.raises(FileSystemError, match=r"tags: cannot write or read this: Permission denied"):
+        build_site(root, report=quiet)
+    assert (root / "public" / "a" / "index.html").read_bytes() == page and not (root / "public" / "tags" / "cats.html").exists()
+    monkeypatch.setattr(site_module.os, "access", access)
+    assert build_site(root, report=quiet).ok and (root / "public" / "tags" / "cats.html").exists()
