@@ -567,6 +567,9 @@ def test_a_clue_that_begins_in_the_other_direction_is_isolated_in_its_own():
     assert clue_direction(hebrew) == clue_direction("Eternal city") == clue_direction("1999") == ""
     assert clue_direction("Hello in Hebrew: " + hebrew) == ""  # English first and mostly: the isolate's guess is right
     assert clue_direction("Hello " + hebrew) == "rtl"  # mostly Hebrew
+    # most words, not most letters: Arabic and Hebrew write fewer letters a word (12 Arabic letters, 11 Latin)
+    assert clue_direction("The \u0627\u0644\u0642\u0631\u0622\u0646 \u0627\u0644\u0643\u0631\u064a\u0645, holy book") == ""
+    assert clue_direction("\u0627\u0644\u0642\u0631\u0622\u0646 is the holy book of Islam") == "ltr"
 
     def md(clue: str) -> str:
         return _md_clue(Placement(Entry("SHALOM", clue, line=1), 0, 0, Direction.ACROSS, 1))

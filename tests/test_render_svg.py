@@ -120,6 +120,21 @@ def test_invisible_characters_draw_no_box_in_the_pictures():
     assert serif.width("pepper\ufe0f\u00ad", 12) == serif.width("pepper", 12)  # the wrap measures what is drawn
 
 
+def test_an_enumeration_after_a_right_to_left_word_stays_at_the_clues_end():
+    """A browser's bidi set "(6)" before a Hebrew last word: 'capital (6) ירושלים'. A left-to-right mark
+    keeps it after; the PNG's SVG goes without (cairo draws the mark as a box)."""
+    hebrew = "\u05d9\u05e8\u05d5\u05e9\u05dc\u05d9\u05dd"
+    entries = (Entry("ISRAEL", f"On the map, capital {hebrew}", line=1), Entry("SALAMI", "A sausage", line=2),
+               Entry("LIME", "A fruit", line=3))
+    layout = layout_entries(entries, LayoutParams(seeds=2))
+    puzzle = Puzzle("rtl", PuzzleMeta("RTL", dt.date(2026, 1, 1)), entries)
+    svg = render_svg(puzzle, layout)
+    lines = [t for texts in clue_texts(ET.fromstring(svg)).values() for t in texts]
+    assert f"On the map, capital {hebrew}\u200e (6)" in lines and "A sausage (6)" in lines
+    assert svg.count("\u200e") == 1  # only where a right-to-left word comes before the enumeration
+    assert "\u200e" not in render_svg(puzzle, layout, fonts=False)
+
+
 def test_control_characters_never_break_the_xml():
     entries = (Entry("CAT", "bell\x07 and form\x0cfeed", line=1), Entry("TAR", "ok", line=2))
     meta = PuzzleMeta("Ctl\x01", dt.date(2026, 1, 1))

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import base64
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before any cairo/pango load)
 from .fonts import FACES, SANS as SANS_FACE, SERIF as SERIF_FACE, embedded_font, metrics, unseen
-from .text import clue_text, long_date
-from ..model import Layout, Puzzle
+from .text import clue_only, clue_text, long_date
+from ..model import Layout, Placement, Puzzle
 
 # font-family lists: our shipped faces first (cairosvg and WeasyPrint find them through fontconfig and
 # @font-face), then the generic family, so a viewer without them (an SVG opened on its own) keeps the kind of face
@@ -93,9 +94,13 @@ def xml_text(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def drawn(s: str) -> str:
+def drawn(s: str, keep: str = "") -> str:
     """`xml_text` for a <text> cairo draws: without the invisible characters it would draw as a box
-    (`fonts.unseen`: an emoji's variation selector, a joiner). The <title> keeps them: it is not drawn."""
+    (`fonts.unseen`: an emoji's variation selector, a joiner), but those in `keep`, for an SVG no cairo
+    draws. The <title> keeps them all: it is not drawn."""
+    if keep and any(ch in s for ch in keep):
+        return "".join(xml_text(unseen(part)) + (mark if mark in keep else "")
+                       for part, mark in re.findall(r"([^\u200e\u200f]*)([\u200e\u200f]?)", s))
     return xml_text(unseen(s))
 
 
@@ -269,9 +274,23 @@ def clue_blocks(layout: Layout, text_width_px: float) -> list[Block]:
             continue
         blocks.append(Block("heading", heading))
         for p in group:
-            lines = wrap(clue_text(p), "serif", CLUE_SIZE, text_width_px * WRAP_SLACK, keep_last=True)
-            blocks.append(Block("clue", clue_text(p), p.number, tuple(lines)))
+            text = picture_clue(p)
+            lines = wrap(text, "serif", CLUE_SIZE, text_width_px * WRAP_SLACK, keep_last=True)
+            blocks.append(Block("clue", text, p.number, tuple(lines)))
     return blocks
+
+
+BIDI_MARKS = "\u200e"  # what a browser needs and cairo would draw as a box: the SVG keeps it, the PNG's does not
+
+
+def picture_clue(p: Placement) -> str:
+    """`clue_text`, with a left-to-right mark (U+200E, which draws nothing) before the enumeration of a
+    clue holding Hebrew or Arabic: a browser's bidi otherwise sets "(6)" before a last word read right to
+    left, where the PDF and the page print it after the clue (they isolate the clue in a <bdi>)."""
+    clue = clue_only(p)
+    if not any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in clue):
+        return clue_text(p)
+    return f"{clue}\u200e ({p.entry.enumeration})"
 
 
 BOUNDARY_SLACK = 1.2  # the Across | Down split wins when its taller column is at most this much the best split's
@@ -410,7 +429,7 @@ def render_svg(puzzle: Puzzle, layout: Layout, *, solution: bool = False, fonts:
                 ly = cy + CLUE_SIZE + j * CLUE_LEADING
                 body.append(
                     f'<text class="line" x="{fmt(cx + TEXT_INDENT)}" y="{fmt(ly)}" font-family="{SERIF}" '
-                    f'font-size="{CLUE_SIZE}">{drawn(line)}</text>'
+                    f'font-size="{CLUE_SIZE}">{drawn(line, keep=BIDI_MARKS if fonts else "")}</text>'
                 )
             body.append("</g>")
             cy += b.height

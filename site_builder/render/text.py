@@ -330,16 +330,22 @@ def clue_direction(clue: str) -> str:
     """"rtl" or "ltr" where an isolate's own guess, its first strong letter, would set the clue the wrong
     way: a clue mostly in English that begins with a Hebrew or Arabic word read right to left ("is hello
     world in שלום עולם"), one mostly in Hebrew that begins with a Latin name left to right; "" where the
-    guess is right. The main direction is that of most of its letters; as many each way read left to right,
-    as the page does."""
-    first, counts = "", {"ltr": 0, "rtl": 0}
+    guess is right. The main direction is that of most of its words, then of most of its letters (Hebrew and
+    Arabic spell with fewer letters: "The القرآن الكريم, holy book" has more Arabic letters than English ones,
+    and reads as English); as many each way read left to right, as the page does."""
+    first, prev = "", ""
+    words, letters = {"ltr": 0, "rtl": 0}, {"ltr": 0, "rtl": 0}
     for ch in clue:
         kind = unicodedata.bidirectional(ch)
+        if kind == "NSM":  # a combining mark (an Arabic vowel, a Hebrew point) is part of its letter's word
+            continue
         way = "ltr" if kind == "L" else "rtl" if kind in _RTL else ""
         if way:
             first = first or way
-            counts[way] += 1
-    main = "rtl" if counts["rtl"] > counts["ltr"] else "ltr"
+            letters[way] += 1
+            words[way] += way != prev
+        prev = way
+    main = "rtl" if (words["rtl"], letters["rtl"]) > (words["ltr"], letters["ltr"]) else "ltr"
     return main if first and main != first else ""
 
 
