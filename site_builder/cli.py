@@ -150,7 +150,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         # --out-dir beside the list: its text export, <slug>.txt, is the list's own name
         for name in output_names(puzzle.slug, page=False):
             if _same_file(out / name, path):
-                raise OutputError(out, reason=f"the text export, {name}, would overwrite the puzzle file itself",
+                raise OutputError(out, reason=f"the output {name} would overwrite the puzzle file itself",
                                   fix="write the outputs into another folder (--out-dir out)")
     layout = layout_puzzle(puzzle, params)
     puzzle, layout = with_references(puzzle, layout)  # "[[ANSWER]]" in a clue: its number, as build prints it

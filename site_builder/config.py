@@ -72,6 +72,9 @@ def _host(address: str) -> str | None:
         return None
 
 
+IDNA_DEVIATIONS = "\u00df\u03c2\u200c\u200d"  # ß, final sigma, the zero-width (non-)joiner
+
+
 def ascii_address(address: str) -> str:
     """The address as the feed, the sitemap and link previews must write it (RFC 3986, ASCII alone): a host
     name in other letters in its IDNA form (xn--), the path's other characters percent-encoded as UTF-8.
@@ -82,6 +85,10 @@ def ascii_address(address: str) -> str:
     user, at, hostport = parts.netloc.rpartition("@")
     host, colon, port = hostport.rpartition(":") if re.search(r":\d*$", hostport) else (hostport, "", "")
     if not host.isascii():
+        if any(ch in host for ch in IDNA_DEVIATIONS):
+            # Python's codec is IDNA 2003, which spells straße.de as strasse.de, another domain than the
+            # browsers' (IDNA 2008) xn--strae-oqa.de: the host's own xn-- form says which is meant
+            raise UnicodeError("a letter the two IDNA standards spell differently")
         host = ".".join(label.encode("idna").decode("ascii") if not label.isascii() else label
                         for label in host.lower().split("."))
     path = quote(parts.path, safe="/%!$&'()*+,;=:@-._~")
@@ -157,8 +164,9 @@ def load_config(pyproject: Path) -> SiteConfig:
             try:
                 value = ascii_address(value)  # kreuzworträtsel/ as kreuzwortr%C3%A4tsel/, as every link must be
             except UnicodeError:
-                errors.append(PuzzleError(pyproject, line, f"'base_url' has a host name, {_host(value)!r}, that has no "
-                                          "form in ASCII letters (IDNA); check its spelling, or write its xn-- form"))
+                errors.append(PuzzleError(pyproject, line, f"'base_url' has a host name, {_host(value)!r}, whose form in "
+                                          "ASCII letters (IDNA) cannot be worked out here; write its xn-- form, as your "
+                                          "domain's registrar gives it"))
                 continue
         if key == "title" and not "".join(ch for ch in value if ch.isprintable()).strip():
             errors.append(PuzzleError(pyproject, line, "[tool.crossword] 'title' must not be empty: it heads every page "
@@ -185,6 +193,15 @@ def _own_files_problem(value: object) -> str | None:
         if not name or name.startswith("/") or "\\" in name or any(p in ("", ".", "..") for p in parts):
             return (f"names {name!r}, which is no path inside public/: write it from public/ down, with '/' "
                     f"between folders" + example)
-        if name in BUILD_FILES:
+        if name in BUILD_FILES or _made_by_the_build(name):
             return f"names {name!r}, which the build makes; remove it from the list"
     return None
+
+
+def _made_by_the_build(name: str) -> bool:
+    """Whether the build writes a file of that name: a static file, a tag page, or a puzzle's output."""
+    from .site import TAG_PAGE, output_names, site_files
+
+    folder, _, file = name.partition("/")
+    return (name in site_files() or bool(TAG_PAGE.fullmatch(name))
+            or "/" not in file and file in output_names(folder))

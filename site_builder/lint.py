@@ -522,7 +522,7 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
     for p in paths:
         p = Path(p)
         for f in puzzle_sources(p) if p.is_dir() and p.suffix != ".txt" else [p]:
-            key = os.path.realpath(f)
+            key = os.path.abspath(f)  # not where a link leads: two links to one file are two puzzles
             if key not in seen:
                 seen.add(key)
                 out.append(f)

@@ -554,10 +554,11 @@ def _check_out(root: Path, out: Path) -> None:
     """OutputError for an output folder that holds the sources, or lies among them: a build there writes
     over what it reads (`--out .` put a puzzle named puzzles' text export over puzzles/puzzles.txt)."""
     where, what = out.resolve(), ""
-    for source in [(root / name).resolve() for name in ("puzzles", "templates")]:
+    # the project's puzzles, and the tool's own templates and package (its static files): what the build reads
+    for source in ((root / "puzzles").resolve(), TEMPLATES.resolve(), PACKAGE):
         if where == root.resolve():
             what = "it is the project folder itself"
-        elif where == source or source in where.parents:
+        elif where == source or source in where.parents or where.exists() and source.exists() and os.path.samefile(where, source):
             what = f"it is {'' if where == source else 'inside '}{source.name}/, which the build reads"
         elif where in source.parents:
             what = f"it holds {source.name}/, which the build reads"
@@ -1104,13 +1105,14 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
     for name in sorted(files, key=lambda name: ("/" not in name, name)):
         if write_atomic(out / name, files[name]):
             changed.append(out / name)
-    # tag pages and static files that are no longer made: those the build made (a tag page's name, or one
-    # its record lists: an older version's style sheet or font); anyone else's stay, and are named
+    # tag pages and static files that are no longer made: those the build made (its record lists what the
+    # last build wrote: a tag page, an older version's style sheet or font); anyone else's stay, and are named
     record = _site_record(state) if state is not None else None
     try:
-        made = set(record.read_text(encoding="utf-8").split("\n")) if record is not None else set()
-    except (OSError, ValueError):
-        made = set()  # no record yet (a fresh clone): tag pages go by their name, and nothing else goes
+        last = json.loads(record.read_text(encoding="utf-8")) if record is not None else None
+        made, said = set(last["made"]), set(last["kept"])
+    except (OSError, ValueError, TypeError, KeyError):
+        made, said = None, set()  # no record (a fresh clone, `make clean`): tag pages go by their name alone
     kept = []
     for sub in ("tags", "static"):
         folder = out / sub
@@ -1121,20 +1123,21 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
                 rel = old.relative_to(out).as_posix()
                 if old.is_symlink() or not old.is_file() or rel in files or rel in config.own_files:
                     continue
-                if rel in made or TAG_PAGE.fullmatch(rel):
+                if rel in made if made is not None else TAG_PAGE.fullmatch(rel):
                     old.unlink()
                     changed.append(old)
                 else:
                     kept.append(rel)
-    if kept and report is not None:
-        kept.sort()
+    kept.sort()
+    if kept and set(kept) != said and report is not None:  # said once, not on every build (`check` says it too)
         shown = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
         it = "it" if len(kept) == 1 else "them"
-        report(f"keep   {shown}: not made by the build (`check` counts {it} as drift: list {it} in own_files under "
+        whose = "this version of the build (an earlier version's, or yours)" if made is None else "the build"
+        report(f"keep   {shown}: not made by {whose} (`check` counts {it} as drift: list {it} in own_files under "
                f"[tool.crossword], or delete {it})")
     if record is not None:
-        ours = "\n".join(sorted(name for name in files if name.startswith(("tags/", "static/"))))
-        write_atomic(record, ours)
+        ours = sorted(name for name in files if name.startswith(("tags/", "static/")))
+        write_atomic(record, json.dumps({"made": ours, "kept": kept}, indent=0) + "\n")
     return changed
 
 

@@ -281,8 +281,8 @@ def _check_value(key: str, value: Any) -> Any:
         text = unicodedata.normalize("NFC", text)
         if key != "notes":
             text = one_line(text)
-        else:  # each line as a clue's (a NUL or a bell written as a YAML escape goes), the line breaks kept
-            text = "\n".join(one_line(line) for line in text.split("\n"))
+        else:  # a NUL or a bell (a YAML escape) goes, as from a clue; line breaks, spaces and tabs stay
+            text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) != "Cc")
         if len(text) > MAX_TEXT[key]:
             where = {"title": " (the description holds the rest)", "description": " (the notes hold the rest)"}.get(key, "")
             raise ValueError(f"'{key}' is {len(text):,} characters long; keep it to {MAX_TEXT[key]:,}{where}")
@@ -898,15 +898,15 @@ def _rename_to(path: Path, slug: str) -> str:
     following the advice with `mv` would have put one puzzle over the other."""
     taken = path.with_name(f"{slug}.txt")
     try:
-        free = not taken.exists() or taken.samefile(path)  # one file on a case-blind disk
+        free = not taken.exists() or path.exists() and taken.samefile(path)  # one file on a case-blind disk
     except OSError:
         free = True
     if free:
         return f"rename it {slug}.txt"
     n = 2
-    while path.with_name(f"{slug}-{n}.txt").exists():
+    while path.with_name(f"{slug[:MAX_SLUG - 1 - len(str(n))].rstrip('-')}-{n}.txt").exists():
         n += 1
-    return f"rename it {slug}-{n}.txt ({slug}.txt is taken)"
+    return f"rename it {slug[:MAX_SLUG - 1 - len(str(n))].rstrip('-')}-{n}.txt ({slug}.txt is taken)"
 
 
 _DOCUMENT_EXTENSIONS = re.compile(r"(\.(txt|text|md|markdown|yaml|yml|rtf|docx?|odt|pages))+$", re.I)

@@ -827,19 +827,23 @@ def test_outputs_never_go_over_the_sources(tmp_path):
     before = words.read_bytes()
     for out in (".", "./", str(tmp_path)):
         r = run("generate", "--words", "cats.txt", "--out-dir", out, cwd=tmp_path)
-        assert r.returncode == 2 and "the text export, cats.txt, would overwrite the puzzle file itself" in r.stderr, r.stderr
+        assert r.returncode == 2 and "the output cats.txt would overwrite the puzzle file itself" in r.stderr, r.stderr
         assert words.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["cats.txt"]
     assert run("generate", "--words", "cats.txt", "--out-dir", "out", cwd=tmp_path).returncode == 0
     assert (tmp_path / "out" / "cats.txt").read_text().startswith("Cats\n") and words.read_bytes() == before
+    from site_builder.site import PACKAGE, TEMPLATES
+
     root = _project(tmp_path, **{"puzzles.txt": SMALL_PUZZLE})
-    (root / "templates").mkdir()
+    templates = {p.name: p.read_bytes() for p in TEMPLATES.iterdir()}
     for out, what in ((".", "it is the project folder itself"), ("puzzles", "it is puzzles/, which the build reads"),
-                      ("puzzles/site", "it is inside puzzles/"), ("templates", "it is templates/"),
-                      ("..", "it holds puzzles/")):
+                      ("puzzles/site", "it is inside puzzles/"), ("..", "it holds puzzles/"),
+                      (str(TEMPLATES), "it is templates/"),  # the tool's own, which every project's build reads
+                      (str(PACKAGE / "static"), f"it is inside {PACKAGE.name}/")):
         r = run("build", "--root", str(root), "--out", out, cwd=root)
         assert r.returncode == 2 and what in r.stderr and "build into a folder of its own" in r.stderr, (out, r.stderr)
-    assert sorted(p.name for p in root.iterdir()) == ["puzzles", "pyproject.toml", "templates"]
+    assert sorted(p.name for p in root.iterdir()) == ["puzzles", "pyproject.toml"]
     assert sorted(p.name for p in (root / "puzzles").iterdir()) == ["puzzles.txt"]
+    assert {p.name: p.read_bytes() for p in TEMPLATES.iterdir()} == templates
 
 
 def test_bench_json_naming_a_folder_is_refused_before_the_benchmark_runs(tmp_path):
@@ -867,6 +871,9 @@ def test_lint_reads_a_file_named_twice_once(tmp_path):
     f.write_text("---\ntitle: T\n---\nCAT | Pet\nACT | Deed\n")
     r = run("lint", "x.txt", "./x.txt", str(f), ".", cwd=tmp_path)
     assert r.stdout.count("lacks 'date'") == 1 and "1 error, 0 warnings in 1 file" in r.stderr, r.stdout + r.stderr
+    (tmp_path / "y.txt").symlink_to("x.txt")  # a link is a puzzle of its own (its name is its slug), as the build reads it
+    r = run("lint", ".", "x.txt", cwd=tmp_path)
+    assert r.stdout.count("lacks 'date'") == 2 and "in 2 files" in r.stderr, r.stdout + r.stderr
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")

@@ -200,7 +200,7 @@ def test_an_address_in_other_letters_is_written_in_ascii(tmp_path):
     f.write_text('[tool.crossword]\nbase_url = "https://example.org/r%C3%A4tsel/"\n', encoding="utf-8")
     assert load_config(f).base_url == "https://example.org/r%C3%A4tsel/"  # written encoded already: kept
     f.write_text(f'[tool.crossword]\nbase_url = "https://{"ü" * 70}.de/"\n', encoding="utf-8")
-    with pytest.raises(PuzzleErrors, match=r":2: 'base_url' has a host name, .* that has no form in ASCII letters"):
+    with pytest.raises(PuzzleErrors, match=r":2: 'base_url' has a host name, .* whose form in ASCII letters \(IDNA\) cannot be worked out here; write its xn-- form"):
         load_config(f)
 
 
@@ -971,9 +971,17 @@ def test_only_the_builds_own_files_under_tags_and_static_are_removed(tmp_path, m
     assert keep == ["keep   static/custom.css, static/img/logo.png, tags/README: not made by the build (`check` "
                     "counts them as drift: list them in own_files under [tool.crossword], or delete them)"], lines
     monkeypatch.setattr(site_module, "site_files", lambda: made)  # a later version makes no older.css
-    assert build_site(root, report=quiet).ok
+    (pub / "tags" / "index.html").write_text("mine")  # named like a tag page, but no build wrote it
+    own.append(pub / "tags" / "index.html")
+    lines.clear()
+    assert build_site(root, report=lines.append).ok
     assert not (pub / "static" / "older.css").exists()  # the record says the build wrote it
     assert all(f.read_text() == "mine" for f in own)
+    assert [line for line in lines if line.startswith("keep")] == [
+        "keep   static/custom.css, static/img/logo.png, tags/README and 1 more: not made by the build (`check` "
+        "counts them as drift: list them in own_files under [tool.crossword], or delete them)"]
+    lines.clear()
+    assert build_site(root, report=lines.append).ok and not any(line.startswith("keep") for line in lines)  # said once
 
 
 def test_a_tags_folder_that_cannot_be_written_fails_the_build_before_any_page_links_to_it(tmp_path, monkeypatch):
@@ -993,3 +1001,20 @@ def test_a_tags_folder_that_cannot_be_written_fails_the_build_before_any_page_li
     assert (root / "public" / "a" / "index.html").read_bytes() == page and not (root / "public" / "tags" / "cats.html").exists()
     monkeypatch.setattr(site_module.os, "access", access)
     assert build_site(root, report=quiet).ok and (root / "public" / "tags" / "cats.html").exists()
+
+
+def test_own_files_cannot_name_what_the_build_makes_nor_a_host_idna_spells_two_ways(tmp_path):
+    """`own_files = ["static/site.css"]` was taken, and the build overwrote the file every time; straße.de
+    was written as strasse.de, another domain than the one browsers reach."""
+    f = tmp_path / "pyproject.toml"
+    for name in ("static/site.css", "tags/pets.html", "cats/cats.pdf", "cats/index.html", "sw.js"):
+        f.write_text(f'[tool.crossword]\nown_files = ["robots.txt", "{name}"]\n')
+        with pytest.raises(PuzzleErrors, match=rf":2: \[tool.crossword\] 'own_files' names '{re.escape(name)}', which the build makes"):
+            load_config(f)
+    f.write_text('[tool.crossword]\nown_files = ["cats/notes.txt", "static/logo.png", "CNAME"]\n')
+    assert load_config(f).own_files == ("CNAME", "cats/notes.txt", "static/logo.png")
+    f.write_text('[tool.crossword]\nbase_url = "https://straße.de/"\n', encoding="utf-8")
+    with pytest.raises(PuzzleErrors, match=r"write its xn-- form"):
+        load_config(f)
+    f.write_text('[tool.crossword]\nbase_url = "https://xn--strae-oqa.de/"\n', encoding="utf-8")
+    assert load_config(f).base_url == "https://xn--strae-oqa.de/"

@@ -665,7 +665,7 @@ def test_front_matter_text_has_a_most_length_and_no_control_characters():
     with pytest.raises(PuzzleErrors, match=r"'notes' is 20,001 characters long; keep it to 20,000$"):
         load_puzzle(head.format("T", f"notes: {'n' * 20_001}\n"))
     notes = load_puzzle(head.format("T", 'notes: "one\\x00two\\n\\nthree\\tfour  \\x07five"\n')).meta.notes
-    assert notes == "onetwo\n\nthree four five"  # every output shows this, paragraphs kept
+    assert notes == "onetwo\n\nthree\tfour  five"  # every output shows this; the notes' own spacing is kept
 
 
 def test_the_name_offered_for_a_misnamed_file_is_a_free_one(tmp_path):
@@ -681,6 +681,10 @@ def test_the_name_offered_for_a_misnamed_file_is_a_free_one(tmp_path):
         pytest.skip("a case-blind file system: Cats.txt is cats.txt")
     with pytest.raises(PuzzleError, match=r"; rename it cats-3\.txt \(cats\.txt is taken\)$"):
         slug_for(tmp_path / "Cats.txt")
+    long = "a" * 100  # the name offered stays within the 100 characters a name may have
+    (tmp_path / f"{long}.txt").write_text("x")
+    with pytest.raises(PuzzleError, match=rf"; rename it {'a' * 98}-2\.txt \({long}\.txt is taken\)$"):
+        slug_for(tmp_path / f"{long.upper()}.txt")
     (tmp_path / "DOGS.TXT").write_text("---\n")
     (tmp_path / "dogs.txt").write_text("x")
     assert any("rename it dogs-2.txt (dogs.txt is taken)" in note for note in unread_sources(tmp_path))
