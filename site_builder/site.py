@@ -550,6 +550,18 @@ def _build_one(args: tuple) -> tuple[str, object, float, bool]:
         return str(path), unexpected(path, exc, traceback.format_exc()), time.perf_counter() - t0, False
 
 
+def _site_folders_writable(out: Path) -> None:
+    """FileSystemError when public/, tags/ or static/ cannot be written: they are written after the puzzles,
+    so the build fails before a puzzle's page links to a tag page that never comes (a build with nothing to
+    write, as of a read-only published copy, does not ask)."""
+    for sub in ("tags", "static"):
+        if (out / sub).is_symlink():  # as `write_site_files` would say, after the pages
+            raise FileSystemError(FileExistsError(errno.EEXIST, "a symbolic link stands where a folder goes", str(out / sub)))
+    for folder in (out, out / "tags", out / "static"):
+        if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK, effective_ids=os.access in os.supports_effective_ids):
+            raise FileSystemError(PermissionError(errno.EACCES, "Permission denied", str(folder)))
+
+
 def _check_out(root: Path, out: Path) -> None:
     """OutputError for an output folder that holds the sources, or lies among them: a build there writes
     over what it reads (`--out .` put a puzzle named puzzles' text export over puzzles/puzzles.txt)."""
@@ -664,11 +676,6 @@ def _build_site(root: Path, out: Path, *, jobs: int, force: bool, cache: Path, s
         default = out.resolve() == (root / "public").resolve()
         state = cache if default else cache / "outs" / hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
     config = load_config(root / "pyproject.toml")
-    for folder in (out, out / "tags", out / "static"):
-        # the site's own folders, written after the puzzles: one that cannot be written fails the build now,
-        # before a puzzle's page links to a tag page that never comes (a folder that is a link fails later)
-        if folder.is_dir() and not folder.is_symlink() and not os.access(folder, os.W_OK | os.X_OK):
-            raise FileSystemError(PermissionError(errno.EACCES, "Permission denied", str(folder)))
     _remove_temp_files(out, (cache / "layouts", state / "state"))
     code, puzzle_code = fingerprints()
     engine = layout_fingerprint()
@@ -729,6 +736,8 @@ def _build_site(root: Path, out: Path, *, jobs: int, force: bool, cache: Path, s
             stale.append((path, key))
 
     work = [(path, config, cache, engine, quick, links[path.stem]) for path, _ in stale]
+    if work:
+        _site_folders_writable(out)
 
     def record_key(path: str, text: str) -> str:
         """The record of a puzzle built from `text` (the worker's own read, which a save may have changed)."""
@@ -777,6 +786,9 @@ def _build_site(root: Path, out: Path, *, jobs: int, force: bool, cache: Path, s
             report(f"remove {slug}")
     elif failed_slugs:
         # the styles, script and fonts do not depend on the puzzles: the pages just built need them
+        made, said = _recorded_site_files(_site_record(state))
+        if made is not None:  # the build's now, for a later build to remove when no longer made
+            _record_site_files(_site_record(state), made | {n for n in site_files() if n.startswith("static/")}, said)
         for name, data in sorted(site_files().items()):
             if write_atomic(out / name, data):
                 result.written.append(out / name)
@@ -1100,6 +1112,11 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
     for sub in ("tags", "static", "static/fonts"):  # never written, nor pruned, through a link (`_write_puzzle`)
         if (out / sub).is_symlink():
             raise FileSystemError(FileExistsError(errno.EEXIST, "a symbolic link stands where a folder goes", str(out / sub)))
+    record = _site_record(state) if state is not None else None
+    made, said = _recorded_site_files(record)
+    ours = sorted(name for name in files if name.startswith(("tags/", "static/")))
+    if record is not None:  # what is about to be written, first: a build stopped part-way still knows it wrote them
+        _record_site_files(record, (made or set()) | set(ours), said)
     # the tag pages and static files first, the index and feed last: a build that fails part-way (a tags/
     # folder that cannot be written) leaves no index linking to a tag page it never wrote
     for name in sorted(files, key=lambda name: ("/" not in name, name)):
@@ -1107,12 +1124,6 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
             changed.append(out / name)
     # tag pages and static files that are no longer made: those the build made (its record lists what the
     # last build wrote: a tag page, an older version's style sheet or font); anyone else's stay, and are named
-    record = _site_record(state) if state is not None else None
-    try:
-        last = json.loads(record.read_text(encoding="utf-8")) if record is not None else None
-        made, said = set(last["made"]), set(last["kept"])
-    except (OSError, ValueError, TypeError, KeyError):
-        made, said = None, set()  # no record (a fresh clone, `make clean`): tag pages go by their name alone
     kept = []
     for sub in ("tags", "static"):
         folder = out / sub
@@ -1136,9 +1147,28 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
         report(f"keep   {shown}: not made by {whose} (`check` counts {it} as drift: list {it} in own_files under "
                f"[tool.crossword], or delete {it})")
     if record is not None:
-        ours = sorted(name for name in files if name.startswith(("tags/", "static/")))
-        write_atomic(record, json.dumps({"made": ours, "kept": kept}, indent=0) + "\n")
+        _record_site_files(record, set(ours), set(kept) if report is not None else said)
     return changed
+
+
+def _recorded_site_files(record: Path | None) -> tuple[set[str] | None, set[str]]:
+    """What the site record says the build wrote under tags/ and static/ (None: no record, as in a fresh
+    clone or after `make clean`), and the files of someone else's there it has named already."""
+    try:
+        text = record.read_text(encoding="utf-8") if record is not None else None
+    except (OSError, ValueError):
+        text = None
+    if text is None:
+        return None, set()
+    try:
+        last = json.loads(text)
+        return set(last["made"]), set(last["kept"])
+    except (ValueError, TypeError, KeyError):  # a first version's record: the names, a line each
+        return {line for line in text.split("\n") if line}, set()
+
+
+def _record_site_files(record: Path, made: set[str], said: set[str]) -> None:
+    write_atomic(record, json.dumps({"made": sorted(made), "kept": sorted(said)}, indent=0) + "\n")
 
 
 # ------------------------------------------------------------------- check

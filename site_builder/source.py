@@ -282,7 +282,9 @@ def _check_value(key: str, value: Any) -> Any:
         if key != "notes":
             text = one_line(text)
         else:  # a NUL or a bell (a YAML escape) goes, as from a clue; line breaks, spaces and tabs stay
-            text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) != "Cc")
+            text = re.sub("[\v\f\x85\u2028\u2029]", "\n", text)
+            text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) != "Cc"
+                           and not (0xFDD0 <= ord(ch) <= 0xFDEF or ord(ch) & 0xFFFE == 0xFFFE))  # noncharacters
         if len(text) > MAX_TEXT[key]:
             where = {"title": " (the description holds the rest)", "description": " (the notes hold the rest)"}.get(key, "")
             raise ValueError(f"'{key}' is {len(text):,} characters long; keep it to {MAX_TEXT[key]:,}{where}")

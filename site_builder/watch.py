@@ -632,10 +632,13 @@ class Watcher:
         return result, seconds
 
     def _said(self, line: str) -> None:
-        """Of what a build says, only that it waits for another build of the folder (`make site` in another
-        terminal): the save seemed to take seconds to build otherwise."""
+        """Of what a build says, that it waits for another build of the folder (`make site` in another
+        terminal: the save seemed to take seconds to build otherwise), and which files of someone else's it
+        keeps in public/ (said once, by whichever build meets them first)."""
         if line.startswith("wait "):
             self.say(f"{time.strftime('%H:%M:%S')}  {line.split(None, 1)[1]}")
+        elif line.startswith("keep "):
+            self.say(f"{time.strftime('%H:%M:%S')}  {line}")
 
     def start(self) -> Rebuild:
         """The first quick build: every stale puzzle's page, before the server starts."""

@@ -570,6 +570,9 @@ def test_a_clue_that_begins_in_the_other_direction_is_isolated_in_its_own():
     # most words, not most letters: Arabic and Hebrew write fewer letters a word (12 Arabic letters, 11 Latin)
     assert clue_direction("The \u0627\u0644\u0642\u0631\u0622\u0646 \u0627\u0644\u0643\u0631\u064a\u0645, holy book") == ""
     assert clue_direction("\u0627\u0644\u0642\u0631\u0622\u0646 is the holy book of Islam") == "ltr"
+    # a gershayim (or a geresh, an apostrophe, a hyphen) is inside its word: two Hebrew words, three English
+    assert clue_direction('\u05e6\u05d4"\u05dc and \u05de\u05d3"\u05d0 are it') == "ltr"
+    assert clue_direction("Don't e-mail \u05e6'\u05d9\u05e4\u05e1") == ""
 
     def md(clue: str) -> str:
         return _md_clue(Placement(Entry("SHALOM", clue, line=1), 0, 0, Direction.ACROSS, 1))

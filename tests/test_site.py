@@ -984,6 +984,36 @@ def test_only_the_builds_own_files_under_tags_and_static_are_removed(tmp_path, m
     assert build_site(root, report=lines.append).ok and not any(line.startswith("keep") for line in lines)  # said once
 
 
+def test_the_site_record_knows_what_a_failed_build_wrote_and_what_an_older_record_lists(tmp_path):
+    """A build that failed after writing a tag page recorded nothing, so the page was never removed; a
+    record of names a line each (this change's first version) was read as none."""
+    from site_builder import site as site_module
+
+    root = make_repo(tmp_path, a=small("A", tag="pets"))
+    assert build_site(root, report=quiet).ok
+    pub, record = root / "public", site_module._site_record(root / ".cache")
+    (root / "puzzles" / "a.txt").write_text(small("A", tag="herbs"))
+    (pub / "feed.xml").unlink()
+    (pub / "feed.xml").mkdir()  # the feed, written after the tag pages, fails
+    with pytest.raises(OSError):
+        build_site(root, report=quiet)
+    assert (pub / "tags" / "herbs.html").exists()
+    (pub / "feed.xml").rmdir()
+    (root / "puzzles" / "a.txt").write_text(small("A", tag="cats"))
+    lines: list[str] = []
+    assert build_site(root, report=lines.append).ok
+    assert not (pub / "tags" / "herbs.html").exists() and not any(line.startswith("keep") for line in lines), lines
+    (pub / "static" / "older.css").write_text("an earlier build's")
+    record.write_text("static/older.css\ntags/cats.html\n")  # the first version's record
+    assert build_site(root, report=quiet).ok and not (pub / "static" / "older.css").exists()
+    # without a record (a fresh clone), a file own_files lists is kept even where it looks like a tag page
+    record.unlink()
+    (pub / "tags" / "index.html").write_text("mine")
+    settings = root / "pyproject.toml"
+    settings.write_text(settings.read_text() + '\nown_files = ["tags/index.html"]\n')
+    assert build_site(root, report=quiet).ok and (pub / "tags" / "index.html").read_text() == "mine"
+
+
 def test_a_tags_folder_that_cannot_be_written_fails_the_build_before_any_page_links_to_it(tmp_path, monkeypatch):
     """The puzzle's page was written first, linking to tags/cats.html, and then tags/ failed: a published
     page linked to a page that was never written."""
@@ -995,10 +1025,13 @@ def test_a_tags_folder_that_cannot_be_written_fails_the_build_before_any_page_li
     page = (root / "public" / "a" / "index.html").read_bytes()
     (root / "puzzles" / "a.txt").write_text(small("A", tag="cats"))
     access = os.access
-    monkeypatch.setattr(site_module.os, "access", lambda p, mode: Path(p).name != "tags" and access(p, mode))
+    monkeypatch.setattr(site_module.os, "access", lambda p, mode, **kw: Path(p).name != "tags" and access(p, mode, **kw))
     with pytest.raises(FileSystemError, match=r"tags: cannot write or read this: Permission denied"):
         build_site(root, report=quiet)
     assert (root / "public" / "a" / "index.html").read_bytes() == page and not (root / "public" / "tags" / "cats.html").exists()
+    (root / "puzzles" / "a.txt").write_text(small("A", tag="pets"))
+    assert build_site(root, report=quiet).ok  # nothing to write: a read-only published copy builds
+    (root / "puzzles" / "a.txt").write_text(small("A", tag="cats"))
     monkeypatch.setattr(site_module.os, "access", access)
     assert build_site(root, report=quiet).ok and (root / "public" / "tags" / "cats.html").exists()
 
@@ -1007,12 +1040,12 @@ def test_own_files_cannot_name_what_the_build_makes_nor_a_host_idna_spells_two_w
     """`own_files = ["static/site.css"]` was taken, and the build overwrote the file every time; straße.de
     was written as strasse.de, another domain than the one browsers reach."""
     f = tmp_path / "pyproject.toml"
-    for name in ("static/site.css", "tags/pets.html", "cats/cats.pdf", "cats/index.html", "sw.js"):
+    for name in ("static/site.css", "static/fonts/OFL-SourceSansPro.txt", "sw.js", "index.html"):
         f.write_text(f'[tool.crossword]\nown_files = ["robots.txt", "{name}"]\n')
         with pytest.raises(PuzzleErrors, match=rf":2: \[tool.crossword\] 'own_files' names '{re.escape(name)}', which the build makes"):
             load_config(f)
-    f.write_text('[tool.crossword]\nown_files = ["cats/notes.txt", "static/logo.png", "CNAME"]\n')
-    assert load_config(f).own_files == ("CNAME", "cats/notes.txt", "static/logo.png")
+    f.write_text('[tool.crossword]\nown_files = ["cats/notes.txt", "static/logo.png", "CNAME", "tags/index.html"]\n')
+    assert load_config(f).own_files == ("CNAME", "cats/notes.txt", "static/logo.png", "tags/index.html")
     f.write_text('[tool.crossword]\nbase_url = "https://straße.de/"\n', encoding="utf-8")
     with pytest.raises(PuzzleErrors, match=r"write its xn-- form"):
         load_config(f)

@@ -666,6 +666,8 @@ def test_front_matter_text_has_a_most_length_and_no_control_characters():
         load_puzzle(head.format("T", f"notes: {'n' * 20_001}\n"))
     notes = load_puzzle(head.format("T", 'notes: "one\\x00two\\n\\nthree\\tfour  \\x07five"\n')).meta.notes
     assert notes == "onetwo\n\nthree\tfour  five"  # every output shows this; the notes' own spacing is kept
+    notes = load_puzzle(head.format("T", 'notes: "form\\ffeed\\x85next\\u2028line \\uFFFE end"\n')).meta.notes
+    assert notes == "form\nfeed\nnext\nline  end"  # a line's other breaks are line breaks; a noncharacter goes
 
 
 def test_the_name_offered_for_a_misnamed_file_is_a_free_one(tmp_path):

@@ -480,6 +480,19 @@ def test_a_setting_that_rewrites_the_puzzle_pages_says_so(tmp_path):
     assert "updated the index (" in w.describe(run)
 
 
+def test_watch_says_which_files_of_someone_elses_the_build_keeps(tmp_path):
+    """The build names them once (its record notes it said so): under watch the line was dropped, and the
+    next `make site` kept quiet about them too."""
+    from site_builder.watch import Watcher
+
+    (tmp_path / "puzzles").mkdir()
+    said: list[str] = []
+    w = Watcher(tmp_path, say=said.append)
+    w._said("keep   static/logo.png: not made by the build (...)")
+    w._said("build  a: 4 answers")  # the rebuild line says that
+    assert len(said) == 1 and said[0].endswith("  keep   static/logo.png: not made by the build (...)"), said
+
+
 def test_a_puzzle_made_a_draft_is_said_to_be_kept_off_the_site(tmp_path):
     from site_builder.site import BuildResult
     from site_builder.watch import Rebuild, Watcher

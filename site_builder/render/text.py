@@ -326,6 +326,9 @@ def render_markdown(puzzle: Puzzle, layout: Layout) -> str:
 _RTL = ("R", "AL")
 
 
+_IN_WORD = "'\u2019-\u2010\"\u05f3\u05f4\u200c\u200d"  # don't, e-mail, צ'יפס and צה"ל (geresh, gershayim), a ZWNJ
+
+
 def clue_direction(clue: str) -> str:
     """"rtl" or "ltr" where an isolate's own guess, its first strong letter, would set the clue the wrong
     way: a clue mostly in English that begins with a Hebrew or Arabic word read right to left ("is hello
@@ -337,7 +340,7 @@ def clue_direction(clue: str) -> str:
     words, letters = {"ltr": 0, "rtl": 0}, {"ltr": 0, "rtl": 0}
     for ch in clue:
         kind = unicodedata.bidirectional(ch)
-        if kind == "NSM":  # a combining mark (an Arabic vowel, a Hebrew point) is part of its letter's word
+        if kind == "NSM" or ch in _IN_WORD:  # a combining mark, an apostrophe, a joiner: part of the word
             continue
         way = "ltr" if kind == "L" else "rtl" if kind in _RTL else ""
         if way:
