@@ -285,7 +285,8 @@ def test_svg_clue(svgs, numbers, name, case):
     _, number, enum = numbers[letters(NAME_OF[case])]
     clues = []
     for g in svgs[name].iterfind(f".//{SVG}g[@class='clue']"):
-        clues.append(squash(" ".join(t.text or "" for t in g.iterfind(f"{SVG}text[@class='line']"))))
+        # what shows: a right-to-left clue's enumeration has a left-to-right mark before it, which draws nothing
+        clues.append(squash(unseen(" ".join(t.text or "" for t in g.iterfind(f"{SVG}text[@class='line']")))))
     assert squash(unseen(f"{CASES[case]} ({enum})")) in clues  # drawn: less the joiners, which draw nothing
 
 
