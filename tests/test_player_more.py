@@ -2236,6 +2236,31 @@ def test_offline_the_archive_says_which_puzzles_were_never_kept(browser, tmp_pat
         server.shutdown()
 
 
+def test_the_archive_marks_the_unkept_puzzles_when_the_site_is_out_of_reach_on_a_network(browser, tmp_path):
+    """The marks waited for navigator.onLine to say false, which it does only with no network at all: with
+    the site's server down (or a hotel's sign-in page) the index came from the worker's copy, unmarked."""
+    root = _three_puzzles(tmp_path)
+    server, base = _serve(root / "public")
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    noted = "[...document.querySelectorAll('.card')].filter(c => c.querySelector('.offline-note')).map(c => c.querySelector('.card-title').textContent.trim())"
+    try:
+        page = _opened_under_the_worker(context, base + "a/index.html")
+        page.goto(base + "index.html")
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.reload()  # online, the site answers: nothing to say
+        page.wait_for_timeout(300)
+        assert page.evaluate(noted) == []
+        server.shutdown()
+        server.server_close()  # the server is gone; the network is not
+        page.reload()
+        assert page.evaluate("navigator.onLine") is True
+        page.wait_for_function(f"{noted}.length === 2")
+        assert sorted(page.evaluate(noted)) == ["B", "C"]
+    finally:
+        context.close()
+        server.server_close()
+
+
 def test_a_focused_sideways_grid_shows_its_frame_on_every_side_wherever_it_is_scrolled(open_page):
     """The focus frame was the grid's own outline: in a grid wider than the phone it scrolled away with the
     grid, so its left and right sides showed only at the grid's two ends. It is the scrolling window's now."""

@@ -235,9 +235,9 @@
     return url.href;
   }
   var marking = 0;  // an answer to an earlier offline or online event is dropped
-  function markKept() {
+  function markKept(unreached) {
     var round = ++marking;
-    var offline = navigator.onLine === false;
+    var offline = navigator.onLine === false || unreached === true;
     var ask = offline && 'caches' in window && navigator.serviceWorker && navigator.serviceWorker.controller;
     cards.forEach(function (card) {
       var link = card.querySelector('.card-title a');
@@ -257,9 +257,20 @@
       });
     });
   }
-  window.addEventListener('online', markKept);
+  // navigator.onLine says only that there is a network, not that the site is in reach (its server down, a
+  // hotel's sign-in page, a phone's signal gone but for the bars): the worker then gave this index from its
+  // copy. A HEAD request, which the worker lets through to the network, says whether the site answers.
+  function probe() {
+    markKept();
+    if (navigator.onLine === false || !(navigator.serviceWorker && navigator.serviceWorker.controller)) return;
+    var round = marking;
+    fetch(location.href, { method: 'HEAD', cache: 'no-store' }).catch(function () {
+      if (round === marking) markKept(true);
+    });
+  }
+  window.addEventListener('online', probe);
   window.addEventListener('offline', markKept);
-  markKept();
+  probe();
 
   // A link in a row that scrolls sideways (a phone's tags or years), out of the row's view, is brought to
   // its middle: by the row's own scroll, never the page's.
