@@ -1134,7 +1134,8 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
                 rel = old.relative_to(out).as_posix()
                 if old.is_symlink() or not old.is_file() or rel in files or rel in config.own_files:
                     continue
-                if rel in made if made is not None else TAG_PAGE.fullmatch(rel):
+                ours_once = rel in made if made is not None else bool(TAG_PAGE.fullmatch(rel))  # no record: by name
+                if ours_once:
                     old.unlink()
                     changed.append(old)
                 else:
