@@ -786,10 +786,11 @@ def _build_site(root: Path, out: Path, *, jobs: int, force: bool, cache: Path, s
             report(f"remove {slug}")
     elif failed_slugs:
         # the styles, script and fonts do not depend on the puzzles: the pages just built need them
-        made, said = _recorded_site_files(_site_record(state))
+        record, own = _site_record(state), site_files()
+        made, said = _recorded_site_files(record)
         if made is not None:  # the build's now, for a later build to remove when no longer made
-            _record_site_files(_site_record(state), made | {n for n in site_files() if n.startswith("static/")}, said)
-        for name, data in sorted(site_files().items()):
+            _record_site_files(record, made | {n for n in own if n.startswith("static/")}, said)
+        for name, data in sorted(own.items()):
             if write_atomic(out / name, data):
                 result.written.append(out / name)
         # and the pages of puzzles gone or made drafts stay up with it, linked from it, until every one builds

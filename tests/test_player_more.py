@@ -2208,16 +2208,27 @@ def test_a_reload_after_an_answer_changed_gives_the_grid_the_keyboard_back(site,
     assert p.focused() == "grid-input"
 
 
-def test_offline_the_archive_says_which_puzzles_were_never_kept(browser, tmp_path):
-    """Offline, every card looked the same, and a reader found a puzzle missing only by opening it."""
+# the titles of the archive's cards marked "Not kept offline"
+NOTED = ("[...document.querySelectorAll('.card')].filter(c => c.querySelector('.offline-note'))"
+         ".map(c => c.querySelector('.card-title').textContent.trim())")
+
+
+def _archive_with_a_kept_page(browser, tmp_path):
+    """Three puzzles served, A opened under the worker, then the index: (server, context, index page)."""
     root = _three_puzzles(tmp_path)
     server, base = _serve(root / "public")
     context = browser.new_context(viewport={"width": 1280, "height": 800})
-    noted = "[...document.querySelectorAll('.card')].filter(c => c.querySelector('.offline-note')).map(c => c.querySelector('.card-title').textContent.trim())"
+    page = _opened_under_the_worker(context, base + "a/index.html")
+    page.goto(base + "index.html")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    return server, context, page
+
+
+def test_offline_the_archive_says_which_puzzles_were_never_kept(browser, tmp_path):
+    """Offline, every card looked the same, and a reader found a puzzle missing only by opening it."""
+    server, context, page = _archive_with_a_kept_page(browser, tmp_path)
+    noted = NOTED
     try:
-        page = _opened_under_the_worker(context, base + "a/index.html")
-        page.goto(base + "index.html")
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
         assert page.evaluate(noted) == []  # online, nothing to say
         context.set_offline(True)
         page.wait_for_function(f"{noted}.length === 2")
@@ -2239,14 +2250,9 @@ def test_offline_the_archive_says_which_puzzles_were_never_kept(browser, tmp_pat
 def test_the_archive_marks_the_unkept_puzzles_when_the_site_is_out_of_reach_on_a_network(browser, tmp_path):
     """The marks waited for navigator.onLine to say false, which it does only with no network at all: with
     the site's server down (or a hotel's sign-in page) the index came from the worker's copy, unmarked."""
-    root = _three_puzzles(tmp_path)
-    server, base = _serve(root / "public")
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    noted = "[...document.querySelectorAll('.card')].filter(c => c.querySelector('.offline-note')).map(c => c.querySelector('.card-title').textContent.trim())"
+    server, context, page = _archive_with_a_kept_page(browser, tmp_path)
+    noted = NOTED
     try:
-        page = _opened_under_the_worker(context, base + "a/index.html")
-        page.goto(base + "index.html")
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
         page.reload()  # online, the site answers: nothing to say
         page.wait_for_timeout(300)
         assert page.evaluate(noted) == []

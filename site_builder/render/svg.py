@@ -98,9 +98,8 @@ def drawn(s: str, keep: str = "") -> str:
     """`xml_text` for a <text> cairo draws: without the invisible characters it would draw as a box
     (`fonts.unseen`: an emoji's variation selector, a joiner), but those in `keep`, for an SVG no cairo
     draws. The <title> keeps them all: it is not drawn."""
-    if keep and any(ch in s for ch in keep):
-        return "".join(xml_text(unseen(part)) + (mark if mark in keep else "")
-                       for part, mark in re.findall(r"([^\u200e\u200f]*)([\u200e\u200f]?)", s))
+    if keep:  # split at the marks kept: every other part is one
+        return "".join(part if part in keep else xml_text(unseen(part)) for part in re.split(f"([{keep}])", s))
     return xml_text(unseen(s))
 
 
