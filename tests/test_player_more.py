@@ -669,6 +669,32 @@ def test_a_full_storage_never_takes_back_what_this_tab_could_not_save(open_page)
     assert [p.letter(*rc) for rc in word.cells()] == list(word.answer)
 
 
+def test_a_browser_that_keeps_nothing_says_so_as_the_page_opens(open_page):
+    """Storage turned off: every reload started from nothing, and nothing said the letters were not kept."""
+    p = open_page("kitchen-herbs")
+    assert p.page.inner_text(".status") == ""
+    p.context.add_init_script("Object.defineProperty(window, 'localStorage', {get() { throw new DOMException('off', 'SecurityError'); }});")
+    p.page.reload()
+    assert "not keeping your progress" in p.page.inner_text(".status")
+    word = p.layout.across[0]
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.type(word.answer[:2])
+    assert p.page.inner_text(".status") == ""  # said once: typing on clears it, as any message
+
+
+def test_a_storage_that_fills_up_says_once_that_the_letters_are_not_kept(open_page):
+    p = open_page("kitchen-herbs")
+    assert p.page.inner_text(".status") == ""
+    p.page.evaluate("() => { Storage.prototype.setItem = () => { throw new DOMException('full', 'QuotaExceededError'); }; }")
+    word = p.layout.across[0]
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type(word.answer[0])
+    assert "not keeping your progress" in p.page.inner_text(".status")
+    p.page.keyboard.type(word.answer[1:3])
+    assert p.page.inner_text(".status") == ""
+
+
 def test_turning_a_phone_keeps_the_cursor_in_sight(open_page):
     p = open_page("world-capitals", viewport={"width": 844, "height": 390}, is_mobile=True, has_touch=True)
     right = max(p.layout.cells, key=lambda rc: (rc[1], -rc[0]))

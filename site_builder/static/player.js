@@ -215,7 +215,6 @@
   function save() {
     var store = storage();
     dirty = false;
-    if (!store) return;
     var state = {
       v: 1,
       letters: cells.map(function (c) { return c.letter || '.'; }).join(''),
@@ -227,6 +226,10 @@
       cursor: cur ? [cur.r, cur.c, dir] : null,
       page: pagePath(location.pathname)  // whose save: another site's puzzle of the same name shares file://'s storage
     };
+    if (!store) {
+      unkept(state);
+      return;
+    }
     var text = JSON.stringify(state);
     try {
       store.setItem(data.storageKey, text);
@@ -240,6 +243,29 @@
       // back to the tab takes up only a save some other tab made, never the older one this tab could
       // not overwrite
       dirty = true;
+      unkept(state);
+    }
+  }
+
+  // A browser that keeps nothing (storage turned off, or full) would lose the solver's letters without a
+  // word when they leave: said once a page, as the page opens when a probe write fails, or else at the first
+  // letter that could not be kept.
+  var UNKEPT = 'This browser is not keeping your progress (its storage is full or turned off): ' +
+    'it will be lost when you leave the page.';
+  var unkeptSaid = false;
+  function unkept(state) {
+    if (unkeptSaid || !/[A-Z]/.test(state.letters)) return;
+    unkeptSaid = true;
+    say(UNKEPT);
+  }
+  function keepsNothing() {
+    var store = storage(), probe = 'crossword-press:probe';
+    try {
+      store.setItem(probe, '1');
+      store.removeItem(probe);
+      return false;
+    } catch (err) {
+      return true;  // no storage (null), or one that refuses even a byte
     }
   }
 
@@ -1254,6 +1280,10 @@
   // said as the page opens: where it is, without moving the page (`say` would, to uncover the cursor)
   if (changed) {
     statusEl.textContent = 'This puzzle was changed since you last played it, so it starts afresh.';
+    pinNotices();
+  } else if (!solved && keepsNothing()) {
+    unkeptSaid = true;
+    statusEl.textContent = UNKEPT;
     pinNotices();
   }
 
