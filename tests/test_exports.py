@@ -556,6 +556,61 @@ def test_a_puz_reference_names_the_number_the_reader_shows():
     assert checked > 20
 
 
+def test_an_xd_is_numbered_as_its_reader_numbers_the_grid():
+    """An .xd reader numbers every run of its grid: under `adjacency` a fragment takes a number, and the .xd
+    had given the numbers after it as the layout's, so clues landed on other squares and fragments had none."""
+    import dataclasses
+
+    from site_builder.layout import layout_puzzle, params_for, with_references
+    from site_builder.layout.adjacency import fragments
+    from site_builder.render.exports import render_xd
+    from site_builder.source import read_puzzle
+    from tests.conftest import SAMPLES
+
+    base = read_puzzle(SAMPLES / "twin-peaks.txt")
+    names = [e.display for e in base.entries]
+    entries = tuple(dataclasses.replace(e, clue=f"{e.clue}, not [[{names[(i + 7) % len(names)]}]]")
+                    for i, e in enumerate(base.entries))
+    puzzle = dataclasses.replace(base, entries=entries,
+                                 meta=dataclasses.replace(base.meta, strategy="adjacency", size=23))
+    puzzle, layout = with_references(puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=0)))
+    assert fragments(layout)
+    sections = render_xd(puzzle, layout).split("\n\n\n")
+    grid = sections[1].split("\n")
+    # the grid's own numbering: a square starting a run of two or more letters across or down takes the next number
+    runs, number = {}, 0
+    letter = lambda r, c: 0 <= r < len(grid) and 0 <= c < len(grid[0]) and grid[r][c] != "_"  # noqa: E731
+    for r in range(len(grid)):
+        for c in range(len(grid[0])):
+            starts = [d for d, (dr, dc) in (("A", (0, 1)), ("D", (1, 0)))
+                      if letter(r, c) and not letter(r - dr, c - dc) and letter(r + dr, c + dc)]
+            if starts:
+                number += 1
+            for d in starts:
+                dr, dc = (0, 1) if d == "A" else (1, 0)
+                k = 0
+                while letter(r + k * dr, c + k * dc):
+                    k += 1
+                runs[(d, number)] = "".join(grid[r + i * dr][c + i * dc] for i in range(k))
+    clues = {}
+    for line in sections[2].split("\n"):
+        if line:
+            m = re.fullmatch(r"([AD])(\d+)\. (.*) ~ ([A-Z]+)", line)
+            assert m, line
+            clues[(m.group(1), int(m.group(2)))] = (m.group(3), m.group(4))
+    assert clues.keys() == runs.keys()
+    assert all(runs[k] == answer for k, (_, answer) in clues.items())
+    assert sum(clue == exports.FRAGMENT_CLUE for clue, _ in clues.values()) == len(fragments(layout))
+    referred = 0
+    for clue, answer in clues.values():
+        for num, d in re.findall(r"\b(\d+)-(Across|Down)\b", clue):
+            source = next(x for x in base.entries if x.answer == answer)
+            meant = names[(base.entries.index(source) + 7) % len(names)]
+            assert runs[(d[0], int(num))] == "".join(ch for ch in meant.upper() if ch.isalpha()), (clue, meant)
+            referred += 1
+    assert referred > 20
+
+
 def test_a_clue_that_begins_in_the_other_direction_is_isolated_in_its_own():
     """A first-strong isolate (U+2068) set an English clue that begins with a Hebrew word right to left."""
     from site_builder.render.text import _md_clue, clue_direction

@@ -222,24 +222,23 @@ FRAGMENT_CLUE = "No clue: both letters come from the crossing answers"
 _REFERENCE_NUMBER = re.compile(r"\b(\d+)-(Across|Down)\b")  # as layout.with_references prints a reference
 
 
-def render_puz(puzzle: Puzzle, layout: Layout) -> bytes:
-    """The puzzle as an Across Lite .puz file, written with puzpy.
+def reader_clues(layout: Layout) -> list[tuple[str, int, str, str]]:
+    """The clues as a reader that numbers the grid itself numbers them: (direction letter, number, clue, letters).
 
-    Unused cells are black squares; clues go by number, Across before Down
-    at the same number, as the format requires. A .puz reader numbers every
-    run of two or more letters itself, so each of its runs takes the clue of
-    the answer there. Under the strict rules that is every run, numbered as
-    ours; the `adjacency` strategy may leave two-letter fragments, runs no
-    answer holds (its summary reports them), which get FRAGMENT_CLUE (and,
-    being numbered too, can move the numbers after them). Any other run with
-    no answer is a broken layout: ValueError.
+    A .puz or .xd reader numbers every run of two or more letters itself, so
+    each of its runs takes the clue of the answer there. Under the strict
+    rules that is every run, numbered as ours; the `adjacency` strategy may
+    leave two-letter fragments, runs no answer holds (its summary reports
+    them), which get FRAGMENT_CLUE and, being numbered too, can move the
+    numbers after them: a clue's reference to another answer ("12-Across",
+    from the layout's numbers) is rewritten to the number the reader shows.
+    Any other run with no answer is a broken layout: ValueError. In the
+    reader's order: by number, Across before Down.
     """
     import puz
 
     from ..layout.adjacency import fragments
 
-    p = puz.Puzzle()
-    p.width, p.height = layout.cols, layout.rows
     cells = layout.cells
     solution = "".join(
         cells.get((r, c), puz.BLACKSQUARE) for r in range(layout.rows) for c in range(layout.cols)
@@ -252,8 +251,6 @@ def render_puz(puzzle: Puzzle, layout: Layout) -> bytes:
     answers = {(q.row, q.col, int(q.direction is Direction.DOWN), len(q.answer)): q for q in layout.placements}
     # only the adjacency strategy's rules allow a run no answer holds
     loose = {(r, c, int(d == "down"), len(letters)) for r, c, d, letters in fragments(layout)} if layout.strategy == "adjacency" else set()
-    # the reader's numbers: where a fragment takes a number, those after it move, and a clue's reference to
-    # another answer ("12-Across", from the layout's numbers) must name the number the reader shows
     renumber = {}
     for num, d, r, c, n in theirs:
         q = answers.get((r, c, d, n))
@@ -265,16 +262,36 @@ def render_puz(puzzle: Puzzle, layout: Layout) -> bytes:
             lambda m: f"{renumber.get((int(m.group(1)), m.group(2)), m.group(1))}-{m.group(2)}", text)
 
     clues = []
-    for _, d, r, c, n in theirs:
+    for num, d, r, c, n in theirs:
         q = answers.pop((r, c, d, n), None)
         if q is not None:
-            clues.append(reader_numbers(clue_with_enumeration(q)))
+            clues.append(("AD"[d], num, reader_numbers(clue_with_enumeration(q)), q.answer))
         elif (r, c, d, n) in loose:
-            clues.append(FRAGMENT_CLUE)
+            letters = "".join(cells[(r + k * d, c + k * (1 - d))] for k in range(n))
+            clues.append(("AD"[d], num, FRAGMENT_CLUE, letters))
         else:
             raise ValueError(f"the grid has a run at row {r + 1}, column {c + 1} that is no answer; the layout breaks the one-run-one-answer rule")
     if answers:
         raise ValueError("an answer of the layout is not a run of the grid; the layout breaks the one-run-one-answer rule")
+    return clues
+
+
+def render_puz(puzzle: Puzzle, layout: Layout) -> bytes:
+    """The puzzle as an Across Lite .puz file, written with puzpy.
+
+    Unused cells are black squares; clues go by number, Across before Down
+    at the same number, as the format requires, numbered as the reader
+    numbers the grid (`reader_clues`).
+    """
+    import puz
+
+    p = puz.Puzzle()
+    p.width, p.height = layout.cols, layout.rows
+    cells = layout.cells
+    solution = "".join(
+        cells.get((r, c), puz.BLACKSQUARE) for r in range(layout.rows) for c in range(layout.cols)
+    )
+    clues = [clue for _, _, clue, _ in reader_clues(layout)]
     version, header, clues = _puz_strings(puzzle, layout, clues)
     p.set_version(version)  # also the text encoding: ISO-8859-1 for 1.3, UTF-8 for 2.0
     p.solution = solution
@@ -303,7 +320,8 @@ def render_xd(puzzle: Puzzle, layout: Layout) -> str:
 
     Sections are separated by two blank lines: metadata (`Key: value`), the
     grid (`_` for a cell that does not exist), the clues (`A1. clue (4) ~
-    ANSWER`, a blank line between Across and Down), then the notes.
+    ANSWER`, a blank line between Across and Down; numbered as a reader
+    numbers the grid, see `reader_clues`), then the notes.
     """
     m = puzzle.meta
     values = {
@@ -316,12 +334,12 @@ def render_xd(puzzle: Puzzle, layout: Layout) -> str:
     }
     head = [f"{k}: {one_line(values[k])}" for k in XD_HEADER_KEYS if one_line(values[k])]
     grid = ["".join(ch or "_" for ch in row) for row in layout.grid()]
+    clues = reader_clues(layout)  # an .xd reader numbers the grid itself, as a .puz reader does
     groups = []
-    for letter, group in (("A", layout.across), ("D", layout.down)):
-        if group:
-            groups.append(
-                "\n".join(f"{letter}{p.number}. {xd_clue(clue_with_enumeration(p))} ~ {p.answer}" for p in group)
-            )
+    for letter in "AD":
+        lines = [f"{letter}{num}. {xd_clue(clue)} ~ {answer}" for d, num, clue, answer in clues if d == letter]
+        if lines:
+            groups.append("\n".join(lines))
     sections = ["\n".join(head), "\n".join(grid), "\n\n".join(groups)]
     notes = "\n".join(_xd_note_line(line) for line in m.notes.replace("\r\n", "\n").strip().split("\n"))
     if notes:
