@@ -312,6 +312,13 @@ def test_a_site_setting_edit_reinstalls_nothing(tmp_path):
     r = subprocess.run(["make", str(stamp), f"VENV={venv}", "PYTHON=false"], cwd=copy, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert not called.exists() and stamp.stat().st_mtime > 1  # refreshed, nothing installed
+    # the table's header as TOML lets it be spelt: the settings under it are still the site's alone
+    for header in ('[ tool.crossword ]', '[tool."crossword"]'):
+        settings.write_text(settings.read_text().replace("[tool.crossword]", header))
+        before = key()
+        settings.write_text(re.sub(r'(?m)^title = ".*"$', 'title = "A Third Press"', settings.read_text(), count=1))
+        assert key() == before, header
+        settings.write_text(settings.read_text().replace(header, "[tool.crossword]"))
     before = key()
     settings.write_text(settings.read_text().replace("[project]\n", "[project]\n# a dependency changed\n"))
     assert key() != before  # the install's own metadata does count
