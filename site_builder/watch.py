@@ -58,6 +58,7 @@ from .writer import make_folder
 
 QUIET = 0.2  # seconds without events before a rebuild starts
 MAX_WAIT = 2.0  # ... but never wait longer than this after the first event of a burst
+GONE = 1.0  # seconds without events before a puzzle file that is gone counts as deleted (see ChangeQueue)
 LONG_POLL = 25.0  # seconds a /__reload request waits for a build before answering "nothing new"
 RELOAD_PATH = "/__reload"
 
@@ -116,22 +117,33 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 class ChangeQueue:
-    """Collects changed paths from the observer thread; hands them over once the sources are quiet."""
+    """Collects changed paths from the observer thread; hands them over once the sources are quiet.
 
-    def __init__(self, quiet: float = QUIET, max_wait: float = MAX_WAIT):
+    A puzzle file that is gone waits `gone` seconds without events, not `quiet`: an editor that saves by
+    moving the file aside and the new one into its place (JetBrains' safe write, Emacs' backup by renaming)
+    can leave it missing for a moment, and the build would take it for deleted, remove the puzzle's pages
+    and the index's card, and make them again a second later.
+    """
+
+    def __init__(self, quiet: float = QUIET, max_wait: float = MAX_WAIT, gone: float = GONE):
         self.quiet = quiet
         self.max_wait = max_wait
+        self.gone = max(gone, quiet)
         self._paths: dict[str, None] = {}  # insertion-ordered set
+        self._sources: set[str] = set()  # the puzzle files among them
         self._first = 0.0
         self._last = 0.0
         self._cond = threading.Condition()
 
-    def add(self, path: str) -> None:
+    def add(self, path: str, source: bool = False) -> None:
+        """A changed path; `source`: a puzzle file (see the class's note)."""
         with self._cond:
             now = time.monotonic()
             if not self._paths:
                 self._first = now
             self._paths[path] = None
+            if source:
+                self._sources.add(path)
             self._last = now
             self._cond.notify_all()
 
@@ -151,10 +163,12 @@ class ChangeQueue:
             while True:
                 now = time.monotonic()
                 if self._paths:
-                    ready = min(self._last + self.quiet, self._first + self.max_wait)
+                    missing = any(not os.path.lexists(p) for p in self._sources)
+                    ready = min(self._last + (self.gone if missing else self.quiet), self._first + self.max_wait)
                     if now >= ready:
                         batch = list(self._paths)
                         self._paths.clear()
+                        self._sources.clear()
                         return batch
                     self._cond.wait(ready - now)
                 elif now >= deadline:
@@ -179,7 +193,7 @@ def _event_handler(queue: ChangeQueue, root: Path):
                 # (not "modified": a save inside it modifies it too)
                 if kind is not None and (not event.is_directory
                                          or (kind.kind == "folder" and event.event_type != "modified")):
-                    queue.add(os.fsdecode(p))
+                    queue.add(os.fsdecode(p), source=kind.kind == "puzzle")
 
     return Handler()
 
