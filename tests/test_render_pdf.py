@@ -521,12 +521,31 @@ def test_an_answer_key_a_few_lines_too_long_takes_a_smaller_grid_not_another_she
 
 
 @needs_poppler
+def test_a_long_answer_prints_whole_in_the_answer_key():
+    """32 answers opened four key columns whatever their length: COUNTERREVOLUTIONARIES broke before its
+    last letter. The key opens no more columns than hold its widest answer."""
+    long = ["COUNTERREVOLUTIONARIES", "DEINSTITUTIONALIZATION",
+            "ELECTROENCEPHALOGRAPH", "INTERNATIONALIZATION", "UNCHARACTERISTICALLY", "STRAIGHTFORWARDNESS"]
+    entries = tuple(Entry(a, "A long answer") for a in long) + tuple(
+        dataclasses.replace(e, clue="Filler") for e in generated_entries(25))
+    puzzle = Puzzle("long-answers", PuzzleMeta("Long Answers", dt.date(2026, 1, 4)), entries)
+    layout = layout_entries(entries, LayoutParams(size=30, seed=0, strategy="freeform"))
+    shown = {p.entry.display for p in layout.placements}
+    assert {"COUNTERREVOLUTIONARIES", "ELECTROENCEPHALOGRAPH"} <= shown, "pick answers that are placed"
+    assert -(-(len(layout.placements) + 2) // pdf_module.KEY_LINES) >= 4, "a list that opens four columns"
+    key = _page_texts(render_pdf(puzzle, layout))[-1]
+    for answer in shown:
+        assert answer in key.replace("-\n", "-"), answer
+    assert pdf_module.key_columns(layout, pdf_module.sheet_for(puzzle, layout)) < 4
+
+
+@needs_poppler
 def test_a_long_key_of_short_answers_takes_more_columns_not_another_sheet(monkeypatch):
     """150 answers of at most 11 letters: in the four columns of a shorter key they ran onto a sheet of their
     own (too many to count as a few strays); in the columns the widest answer allows, the key is one page."""
     puzzle, layout = _long_clued(150, 12, 40)
     paper = pdf_module.sheet_for(puzzle, layout)
-    assert pdf_module.key_fit(layout, paper) > pdf_module.key_columns(layout) == 4
+    assert pdf_module.key_fit(layout, paper) > pdf_module.key_columns(layout, paper) == 4
     with monkeypatch.context() as m:
         m.setattr(pdf_module, "key_fit", lambda layout, paper: 4)
         before = _page_texts(render_pdf(puzzle, layout))

@@ -216,12 +216,13 @@ def test_a_short_list_puts_across_and_down_in_their_own_columns():
 
 
 def test_the_answer_key_opens_fewer_columns_for_a_short_list(tp):
-    from site_builder.render.pdf import key_columns
+    from site_builder.render.pdf import key_columns, sheet_for
 
     puzzle, layout = tp
-    assert key_columns(layout) == 4
-    assert key_columns(dataclasses.replace(layout, placements=layout.placements[:3])) == 1
-    assert key_columns(dataclasses.replace(layout, placements=layout.placements[:12])) == 2
+    paper = sheet_for(puzzle, layout)
+    assert key_columns(layout, paper) == 4
+    assert key_columns(dataclasses.replace(layout, placements=layout.placements[:3]), paper) == 1
+    assert key_columns(dataclasses.replace(layout, placements=layout.placements[:12]), paper) == 2
 
 
 def test_a_clue_wraps_with_its_enumeration_on_its_last_words_line():

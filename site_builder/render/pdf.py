@@ -274,10 +274,12 @@ KEY_MOST_COLUMNS = 7  # columns of short answers tried when the key would otherw
 KEY_SIZE, KEY_GAP, KEY_INDENT, KEY_TRACKING = 8.5, 14.0, 15.0, 0.03  # as pdf.css sets .answers
 
 
-def key_columns(layout: Layout) -> int:
-    """The answer key's column count: fewer for a short list, whose answers four columns would scatter."""
+def key_columns(layout: Layout, paper: Paper) -> int:
+    """The answer key's column count: fewer for a short list, whose answers four columns would scatter, and
+    no more than hold the widest answer on one line (`key_fit`: a 21-letter answer broke before its last
+    letter in four)."""
     lines = len(layout.placements) + 2
-    return max(1, min(KEY_COLUMNS, -(-lines // KEY_LINES)))
+    return max(1, min(KEY_COLUMNS, -(-lines // KEY_LINES), key_fit(layout, paper)))
 
 
 def key_fit(layout: Layout, paper: Paper) -> int:
@@ -565,7 +567,7 @@ def pdf_html(puzzle: Puzzle, layout: Layout, plan: Plan | None = None, paper: Pa
         f".clues li {{ padding-left: {_pt(indent)}; }} "
         f".clues .num {{ width: {_pt(numbers)}; }} "
         f".more {{ columns: {plan.columns};{f' font-size: {_pt(more_size)};' if more_size else ''} }} "
-        f".answers {{ columns: {key_cols or key_columns(layout)}; }}"
+        f".answers {{ columns: {key_cols or key_columns(layout, paper)}; }}"
     )
     return eng.template.render(
         title=m.title,
@@ -711,7 +713,7 @@ def _tidy(doc, render, plan: Plan, layout: Layout, paper: Paper):
                 doc, kw = trial, {**kw, "key_share": share}
                 break
     cols = key_fit(layout, paper)
-    if len(_spread(doc, "key-")) > 1 and cols > key_columns(layout):
+    if len(_spread(doc, "key-")) > 1 and cols > key_columns(layout, paper):
         # a long key of short answers: more, narrower columns (and a smaller grid above them) may keep it
         # on one sheet fewer
         share = kw.pop("key_share", KEY_GRID_SHARE)
