@@ -336,6 +336,23 @@ def test_no_clue_column_is_left_stranded_on_page_one(slug, paper):
     assert all(len(c.items) >= 3 for c in plan.page_one if c.items), [len(c.items) for c in plan.page_one]
 
 
+def test_a_clue_is_not_stranded_under_the_grid_for_a_square_a_point_larger(monkeypatch):
+    """Three columns, with the last Down clue alone under the grid (its heading a column before, the third
+    column empty), won over four columns holding every clue with the same square, whose four-column cost
+    counted more than the stranded clue."""
+    fill = " and then some more words that go on to tell the solver about the answer"
+    clues = [(f"Clue {i}" + fill * 3)[:90 + (i * 7) % 30].rstrip() + "." for i in range(8)]
+    entries = tuple(dataclasses.replace(e, clue=c) for e, c in zip(generated_entries(8), clues))
+    puzzle = Puzzle("stub", PuzzleMeta("Stub", dt.date(2026, 1, 1)), entries)
+    layout = layout_entries(entries, LayoutParams(size=23, seed=0, strategy="freeform"))
+    plan = plan_page(puzzle, layout)
+    assert plan.single and all(len(c.items) >= 3 for c in plan.page_one if c.items), [len(c.items) for c in plan.page_one]
+    monkeypatch.setattr(pdf_module, "STUB_COST", 0.0)
+    before = plan_page(puzzle, layout)
+    assert any(0 < len(c.items) < 3 for c in before.page_one), "no longer stranded at any cost: pick another list"
+    assert plan.cell >= before.cell  # the same square
+
+
 def _unbroken_puzzle(count: int = 45) -> tuple[Puzzle, Layout]:
     """Clues that open with one long unbroken word (a QA pass's case: page one lost clues past its foot)."""
     entries = tuple(dataclasses.replace(e, clue=f"Pneumonoultramicroscopicsilicovolcanoconiosis{i} ok")

@@ -399,6 +399,7 @@ class Plan:
 
 
 STUB_ITEMS = 3  # a column of fewer items (headings count) looks stranded; at equal grid size, avoid one
+STUB_COST = 1.0  # ... and one is worth this much of a square's side (points) to avoid
 
 
 def _geometry(paper: Paper, k: int) -> float:
@@ -471,7 +472,10 @@ def _stub(plan: Plan) -> bool:
 
 def _best_single(layout: Layout, items, paper: Paper, size: float, room: float, low: float) -> Plan | None:
     """The best plan with every clue on page one at clue size `size` and a cell of at least `low`:
-    the largest grid, then no stranded column, then the shortest columns (None if none fits)."""
+    the largest grid (a four-column plan's square counted FOUR_COLUMN_GAIN smaller, and one with a clue
+    or two stranded under the grid STUB_COST smaller), then no stranded column, then the shortest
+    columns (None if none fits). Without the stub's cost a Down clue stood alone under the grid, its
+    heading in the column before and the third column empty, for a square a point larger."""
     best = None
     for k in COLUMN_COUNTS:
         heights = item_heights(items, size, _geometry(paper, k))
@@ -481,7 +485,9 @@ def _best_single(layout: Layout, items, paper: Paper, size: float, room: float, 
             if cell is None:
                 continue
             plan = _make_plan(layout, items, paper, size, k, j, cell, room, heights, balance=True)
-            key = (cell - (FOUR_COLUMN_GAIN if k == 4 else 0.0), not _stub(plan), -round(plan.clues_end))
+            stub = _stub(plan)
+            key = (cell - (FOUR_COLUMN_GAIN if k == 4 else 0.0) - (STUB_COST if stub else 0.0), not stub,
+                   -round(plan.clues_end))
             if best is None or key > best[0]:
                 best = (key, plan)
     return best[1] if best is not None else None
