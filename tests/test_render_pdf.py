@@ -771,7 +771,7 @@ def test_a_numbered_reference_and_an_enumeration_keep_to_their_line():
 
 def test_long_unbroken_runs_get_break_opportunities_in_print_and_nothing_else_changes():
     """WeasyPrint broke a 2,000-letter word by trying ever shorter pieces: 27 s for one PDF."""
-    from site_builder.render.text import LONG_RUN, breakable
+    from site_builder.render.text import BREAK_EVERY, LONG_RUN, breakable
 
     for ordinary in ("An ordinary clue, with words of every length: antidisestablishmentarianism",
                      "see https://example.org/crosswords/archive/2026/word-lists.html and thank you",
@@ -779,8 +779,15 @@ def test_long_unbroken_runs_get_break_opportunities_in_print_and_nothing_else_ch
                      "12-Across" + "-x" * 40):
         assert breakable(ordinary) == ordinary
     run = "X" * (LONG_RUN + 5)
-    spaced = "\u200b".join(run)
-    assert breakable(f"see {run} here") == f"see {spaced} here" and len(spaced) == 2 * len(run) - 1
+    spaced = "\u200b".join(run[i:i + BREAK_EVERY] for i in range(0, len(run), BREAK_EVERY))
+    assert breakable(f"see {run} here") == f"see {spaced} here"
+    # a break opportunity after every BREAK_EVERY characters, not every one: WeasyPrint tries each, and a
+    # clue of 1,500 letters whose clues went on to a second page took a minute to print; never inside a
+    # letter and its accent, an emoji and its skin tone, or a joined emoji
+    for cluster in ("E\u0301", "\U0001f44d\U0001f3fd", "\U0001f469\u200d\U0001f4bb", "\u0915\u094d\u0937",
+                    "\u0915\u094d\u0937\u093f\u0924"):
+        pieces = breakable(cluster * 40).split("\u200b")
+        assert len(pieces) > 1 and all(len(piece) % len(cluster) == 0 for piece in pieces), (cluster, pieces)
 
 
 @needs_poppler

@@ -250,10 +250,10 @@ def small_squares(puzzle: Puzzle, layout: Layout) -> str:
 def masthead_height(puzzle: Puzzle, paper: Paper) -> float:
     """The masthead's height (title, byline, description, rule), measured with the shipped fonts."""
     w = paper.content_width * WRAP_SLACK
-    h = len(wrap(puzzle.meta.title, "serif-bold", TITLE_SIZE, w)) * TITLE_SIZE * TITLE_LEADING
-    h += 3.5 + len(wrap(byline(puzzle), "sans", META_SIZE, w)) * META_SIZE * META_LEADING
+    h = len(wrap(puzzle.meta.title, "serif-bold", TITLE_SIZE, w, printed=True)) * TITLE_SIZE * TITLE_LEADING
+    h += 3.5 + len(wrap(byline(puzzle), "sans", META_SIZE, w, printed=True)) * META_SIZE * META_LEADING
     if puzzle.meta.description:
-        h += 2 + len(wrap(puzzle.meta.description, "serif-italic", DESCRIPTION_SIZE, w)) * DESCRIPTION_SIZE * META_LEADING
+        h += 2 + len(wrap(puzzle.meta.description, "serif-italic", DESCRIPTION_SIZE, w, printed=True)) * DESCRIPTION_SIZE * META_LEADING
     return h + MASTHEAD_BELOW
 
 
@@ -338,7 +338,7 @@ def item_heights(items: list[Item], size: float, column: float) -> list[float]:
     text_w = (column - indent) * WRAP_SLACK
     line = size * CLUE_LEADING
     space = size * CLUE_SPACE
-    return [HEADING_HEIGHT if i.is_heading else len(wrap(i.text, "serif", size, text_w, keep_last=True)) * line + space
+    return [HEADING_HEIGHT if i.is_heading else len(wrap(i.text, "serif", size, text_w, keep_last=True, printed=True)) * line + space
             for i in items]
 
 

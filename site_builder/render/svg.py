@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from . import fonts  # noqa: F401  (sets FONTCONFIG_FILE before any cairo/pango load)
 from .fonts import FACES, SANS as SANS_FACE, SERIF as SERIF_FACE, embedded_font, metrics, unseen
-from .text import clue_only, clue_text, long_date
+from .text import breakable, clue_only, clue_text, long_date
 from ..model import Layout, Placement, Puzzle
 
 # font-family lists: our shipped faces first (cairosvg and WeasyPrint find them through fontconfig and
@@ -202,12 +202,13 @@ def standalone_grid_svg(
 # ------------------------------------------------------------------ text
 
 
-def wrap(text: str, face: str, size: float, width: float, keep_last: bool = False) -> list[str]:
+def wrap(text: str, face: str, size: float, width: float, keep_last: bool = False, printed: bool = False) -> list[str]:
     """Greedy word wrap at the font's metrics; a word wider than the line is split after its last hyphen
     that fits, or else by characters.
 
     `keep_last` keeps the last two words on one line where they fit on one: a clue's last word and its
     enumeration, so "(8)" never starts a line alone (the page and the PDF join them with a no-break space).
+    `printed`: as the PDF breaks a long run (`text.breakable`), only where that puts a break.
     """
     m = metrics(face)
     words = text.split()
@@ -230,12 +231,28 @@ def wrap(text: str, face: str, size: float, width: float, keep_last: bool = Fals
             hyphen = max(word.rfind(mark, 1, cut) for mark in "-\u2010\u2013/")
             if hyphen > 0:  # after the last hyphen (or dash, or slash) that fits, as the page and the PDF break
                 cut = hyphen + 1
+            elif printed:
+                cut = max((at for at in _print_breaks(word) if at <= cut), default=cut)
             lines.append(word[:cut])
             word = word[cut:]
         line = word
     if line or not lines:
         lines.append(line)
     return lines
+
+
+def _print_breaks(word: str) -> list[int]:
+    """Where the PDF may break `word` inside a long run: the places `breakable` marks (empty if none)."""
+    marked = breakable(word)
+    if marked == word:
+        return []
+    out, at = [], 0
+    for ch in marked:
+        if ch == "\u200b":
+            out.append(at)
+        else:
+            at += 1
+    return out
 
 
 def byline(puzzle: Puzzle) -> str:

@@ -44,15 +44,40 @@ _REFERENCE = re.compile(r"\b\d+-(?:Across|Down)\b")
 # plan assumes (svg.wrap), so the printed lines are the planned ones. Words of text never come near it
 # (the longest English ones are about 30 letters), nor do a URL's parts.
 LONG_RUN = 32
+BREAK_EVERY = 6  # characters between the break opportunities `breakable` puts in a long run
 _LONG_RUN = re.compile(r"[^\s\u200b/\-.,;:?&=_|]{%d,}" % LONG_RUN)
 
 
 def breakable(text: str) -> str:
-    """`text` with a zero-width space between the characters of any run of LONG_RUN or more with nowhere
-    to break (a Jinja2 filter for the PDF); other text is returned as it is."""
+    """`text` with a zero-width space after every BREAK_EVERY characters of any run of LONG_RUN or more
+    with nowhere to break (a Jinja2 filter for the PDF); other text is returned as it is.
+
+    Not after every character: WeasyPrint tries each break opportunity of a line, and a clue of 1,500
+    letters with no space, with a title and description long enough to send the clues on to a second
+    page, took a minute to print (its columns are balanced over many trial heights). Six characters are
+    narrower than any column, so a line still ends within six characters of the column's edge."""
     if len(text) < LONG_RUN or not _LONG_RUN.search(text):
         return text
-    return _LONG_RUN.sub(lambda m: "\u200b".join(m[0]), text)
+    return _LONG_RUN.sub(lambda m: _chunked(m[0]), text)
+
+
+def _chunked(run: str) -> str:
+    """`run` with a zero-width space after every BREAK_EVERY characters, never inside a character's
+    cluster: not before a combining mark, an emoji modifier or a joiner, nor after a joiner or a virama
+    (which joins the consonants either side of it)."""
+    out, since = [], 0
+    for i, ch in enumerate(run):
+        if since >= BREAK_EVERY and not _clings(ch) and run[i - 1] != "\u200d" and unicodedata.combining(run[i - 1]) != 9:
+            out.append("\u200b")
+            since = 0
+        out.append(ch)
+        since += not _clings(ch)
+    return "".join(out)
+
+
+def _clings(ch: str) -> bool:
+    """Whether `ch` belongs to the character before it (a mark, an emoji skin tone, a joiner)."""
+    return unicodedata.category(ch).startswith("M") or ch in "\u200c\u200d" or "\U0001f3fb" <= ch <= "\U0001f3ff"
 
 
 def clue_html(clue: str, breaks: bool = False):
