@@ -268,6 +268,15 @@ and 40, a draw from that spread rather than a better search, at 3.5 times the ti
 1.6 s). On other lists it buys one to three crossings (8 seeds, effort 1 against 4: twin-peaks in 21x21
 48.9 to 50.1, english-40 56.5 to 58.4, world-capitals 86.1 to 87.9, english-80 117.1 to 120.4), and
 generated-40's box grows 13% (413 to 467 cells): not kept, as `effort` already lets an author buy them.
+Nor spending the whole budget on crossings (48 pinned seeds, 24-71, effort 1; tools/tune_optimize.py
+with MAIN_SHARE and COMPACT set): the first box's search with every step (MAIN_SHARE 1.0) gave solar-
+system 38.1 in the same box (349 cells) but left twin-peaks-21's answers out 4 times in 48; with no
+compaction either, 38.46 (6 layouts of 48 at 40 or 41; 39.38 at effort 4, 11 of 24), and every list
+gained about a crossing (world-capitals 86.06 to 87.29, generated-40 51.98 to 52.81, english-40 56.81
+to 57.94) in boxes 5 to 10% larger: world-capitals' 815 cells, past freeform's 775 (25x31), where the
+box is to be smaller than the other generators'. Compaction only after the first box (its search
+uncharged, MAIN_SHARE 0.6 to 0.9) lies on the same line (38.04 to 38.40, boxes 358 to 370). Temperatures
+with every step in the first box: T_START 0.6 to 3, T_END 0.08 to 0.3 gave 37.65 to 38.23.
 """
 
 from __future__ import annotations
