@@ -338,6 +338,9 @@ def test_the_builders_fallback_stops_where_it_cannot_catch_up(monkeypatch):
     built.clear()
     optimize.fallback(entries, params, (0, int(best[1] / (1 - optimize.FALLBACK_GAP)) + 2, 0, 0, 0))  # far ahead
     assert built == list(range(optimize.FALLBACK_PROBE))
+    built.clear()  # but a search's layout of one word loses to any of two, whatever its letters
+    optimize.fallback(entries, params, (0, int(best[1] / (1 - optimize.FALLBACK_GAP)) + 2, 0, 0, 0), crossword=False)
+    assert built == list(range(20))
     built.clear()
     optimize.fallback(entries, params, (0, int(best[1] / (1 - optimize.FALLBACK_GAP)) - 2, 0, 0, 0))  # within reach
     assert built == list(range(20))

@@ -682,6 +682,25 @@ def test_a_browser_that_keeps_nothing_says_so_as_the_page_opens(open_page):
     assert p.page.inner_text(".status") == ""  # said once: typing on clears it, as any message
 
 
+def test_a_full_storage_that_still_takes_this_puzzles_save_says_nothing_as_the_page_opens(open_page):
+    """The opening probe writes a key of its own, which a full storage refuses though it still takes this
+    puzzle's save in place: with a save to read, only a save that fails says so."""
+    p = open_page("kitchen-herbs")
+    word = p.layout.across[0]
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type(word.answer[:2])
+    p.context.add_init_script("""(() => { const set = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (k, v) {
+            if (this.getItem(k) === null) throw new DOMException('full', 'QuotaExceededError');
+            return set.call(this, k, v); }; })();""")
+    p.page.reload()
+    assert p.page.inner_text(".status") == ""
+    assert [p.letter(*rc) for rc in word.cells()][:2] == list(word.answer[:2])
+    p.page.keyboard.type(word.answer[2])  # saved in place: still nothing to say
+    assert p.page.inner_text(".status") == ""
+
+
 def test_a_storage_that_fills_up_says_once_that_the_letters_are_not_kept(open_page):
     p = open_page("kitchen-herbs")
     assert p.page.inner_text(".status") == ""

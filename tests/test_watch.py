@@ -387,7 +387,7 @@ def test_a_puzzle_file_gone_for_a_moment_is_not_taken_for_deleted(tmp_path):
     the puzzle's pages and the index's card, and made them again a second later."""
     source = tmp_path / "cats.txt"
     source.write_text("---\n")
-    q = ChangeQueue(quiet=0.05, max_wait=5, gone=0.6)
+    q = ChangeQueue(quiet=0.05, max_wait=5, gone=1.5)
     aside = tmp_path / "cats.txt.___jb_old___"
     source.rename(aside)
     q.add(str(source), source=True)
@@ -397,15 +397,15 @@ def test_a_puzzle_file_gone_for_a_moment_is_not_taken_for_deleted(tmp_path):
     assert q.take(2) == [str(source)]
     back.join()
     waited = time.monotonic() - t0
-    assert source.exists() and 0.3 <= waited < 0.6, waited  # one batch, taken once the file was back
+    assert source.exists() and 0.3 <= waited < 1.4, waited  # one batch, taken once the file was back
     # a file that stays gone is deleted, after `gone`; another kind of path waits only `quiet`
     source.unlink()
     q.add(str(source), source=True)
     t0 = time.monotonic()
-    assert q.take(2) == [str(source)] and time.monotonic() - t0 >= 0.6
+    assert q.take(3) == [str(source)] and time.monotonic() - t0 >= 1.5
     q.add(str(tmp_path / "gone.css"))
     t0 = time.monotonic()
-    assert q.take(2) == [str(tmp_path / "gone.css")] and time.monotonic() - t0 < 0.5
+    assert q.take(3) == [str(tmp_path / "gone.css")] and time.monotonic() - t0 < 1.4
 
 
 def test_code_changes_are_compiled_before_a_restart(tmp_path):

@@ -883,21 +883,22 @@ def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
     return layout
 
 
-def fallback(entries: Sequence[Entry], params: LayoutParams, key: tuple) -> Layout:
+def fallback(entries: Sequence[Entry], params: LayoutParams, key: tuple, crossword: bool = True) -> Layout:
     """The builder's best over up to FALLBACK_SEEDS seeds (as `freeform.search`), against the search's `key`.
 
     Past FALLBACK_PROBE seeds it stops when its best is FALLBACK_GAP short of the search's letters (with
     as many required answers): from 8 seeds to 64 the builder's best gained 2.4 to 4.8% (lists of 60 to
     300 answers at sizes 23 to 60). A long list gets fewer seeds (FALLBACK_WORK): each of its builds is
     slow in a big grid, and the search holds more (64 builds of 400 answers at size 60 took 6 s, of 1,000
-    answers 26 s, and placed 7% and 5% fewer letters than the search).
+    answers 26 s, and placed 7% and 5% fewer letters than the search). Not when the search's layout is
+    one word (`crossword` False): any layout of two words beats it, whatever its letters.
     """
     best: Layout | None = None
     best_key: tuple | None = None
     enough = (key[0], key[1] - int(FALLBACK_GAP * key[1]))
     seeds = min(params.seeds, FALLBACK_SEEDS, max(FALLBACK_PROBE, FALLBACK_WORK // max(1, len(entries))))
     for seed in range(seeds):
-        if seed == FALLBACK_PROBE and best_key is not None and best_key[:2] < enough:
+        if seed == FALLBACK_PROBE and crossword and best_key is not None and best_key[:2] < enough:
             break
         layout = freeform.build_seed(entries, seed, params)
         layout_key = search_key(layout)
@@ -943,7 +944,7 @@ def _search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
             key, placed = wide_key, wide
     if key[1] < crossable and params.seed is None:
         # answers still left out: the builder over more seeds may hold more of them (see "Full boxes")
-        built = fallback(entries, params, key)
+        built = fallback(entries, params, key, crossword=len(placed) > 1)
         if (len(built.placements) > 1, search_key(built)) > (len(placed) > 1, key):
             return replace(built, strategy=NAME)
     if len(placed) < 2 <= len(greedy.placements):

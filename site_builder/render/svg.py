@@ -224,6 +224,7 @@ def wrap(text: str, face: str, size: float, width: float, keep_last: bool = Fals
         if line:
             lines.append(line)
             line = ""
+        breaks, done = (_print_breaks(word) if printed else []), 0
         while m.width(word, size) > width:
             cut = 1
             while cut < len(word) and m.width(word[: cut + 1], size) <= width:
@@ -232,9 +233,10 @@ def wrap(text: str, face: str, size: float, width: float, keep_last: bool = Fals
             if hyphen > 0:  # after the last hyphen (or dash, or slash) that fits, as the page and the PDF break
                 cut = hyphen + 1
             elif printed:
-                cut = max((at for at in _print_breaks(word) if at <= cut), default=cut)
+                cut = max((at - done for at in breaks if 0 < at - done <= cut), default=cut)
             lines.append(word[:cut])
             word = word[cut:]
+            done += cut
         line = word
     if line or not lines:
         lines.append(line)

@@ -63,21 +63,26 @@ def breakable(text: str) -> str:
 
 def _chunked(run: str) -> str:
     """`run` with a zero-width space after every BREAK_EVERY characters, never inside a character's
-    cluster: not before a combining mark, an emoji modifier or a joiner, nor after a joiner or a virama
-    (which joins the consonants either side of it)."""
-    out, since = [], 0
+    cluster: not before a combining mark, an emoji modifier, a joiner or a flag's tag, nor after a joiner
+    or a virama (which joins the consonants either side of it), nor between a flag's two letters."""
+    out, since, flags = [], 0, 0  # flags: regional indicators just before, in a row
     for i, ch in enumerate(run):
-        if since >= BREAK_EVERY and not _clings(ch) and run[i - 1] != "\u200d" and unicodedata.combining(run[i - 1]) != 9:
+        flag = "\U0001f1e6" <= ch <= "\U0001f1ff"
+        if (since >= BREAK_EVERY and not _clings(ch) and run[i - 1] != "\u200d"
+                and unicodedata.combining(run[i - 1]) != 9 and not (flag and flags % 2)):
             out.append("\u200b")
             since = 0
         out.append(ch)
         since += not _clings(ch)
+        flags = flags + 1 if flag else 0
     return "".join(out)
 
 
 def _clings(ch: str) -> bool:
-    """Whether `ch` belongs to the character before it (a mark, an emoji skin tone, a joiner)."""
-    return unicodedata.category(ch).startswith("M") or ch in "\u200c\u200d" or "\U0001f3fb" <= ch <= "\U0001f3ff"
+    """Whether `ch` belongs to the character before it (a mark, an emoji skin tone, a joiner, a tag of a
+    subdivision's flag)."""
+    return (unicodedata.category(ch).startswith("M") or ch in "\u200c\u200d" or "\U0001f3fb" <= ch <= "\U0001f3ff"
+            or "\U000e0020" <= ch <= "\U000e007f")
 
 
 def clue_html(clue: str, breaks: bool = False):

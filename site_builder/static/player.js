@@ -248,8 +248,8 @@
   }
 
   // A browser that keeps nothing (storage turned off, or full) would lose the solver's letters without a
-  // word when they leave: said once a page, as the page opens when a probe write fails, or else at the first
-  // letter that could not be kept.
+  // word when they leave: said once a page, as the page opens when a probe write fails (for a puzzle with no
+  // save yet), or else at the first letter that could not be kept.
   var UNKEPT = 'This browser is not keeping your progress (its storage is full or turned off): ' +
     'it will be lost when you leave the page.';
   var unkeptSaid = false;
@@ -1281,7 +1281,7 @@
   if (changed) {
     statusEl.textContent = 'This puzzle was changed since you last played it, so it starts afresh.';
     pinNotices();
-  } else if (!solved && keepsNothing()) {
+  } else if (!lastSeen && keepsNothing()) {  // with a save, a full storage may still take this puzzle's next
     unkeptSaid = true;
     statusEl.textContent = UNKEPT;
     pinNotices();
