@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from . import __version__
-from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, OutputError, unexpected
+from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, OutputError, shown, unexpected
 from .layout import STRATEGIES, layout_puzzle, left_out_reasons, params_for, with_references
 from .render import exports
 from .render import text as text_render
@@ -306,8 +306,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     if len(result.left_out) > 1 or (result.left_out and len(result.built) > 8):
         # said on each puzzle's line too; after a long build, the list in one place
         names = sorted(result.left_out)
-        shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
-        print(f"note: {len(names)} puzzle{'s' if len(names) != 1 else ''} left answers out: {shown}; "
+        listed = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+        print(f"note: {len(names)} puzzle{'s' if len(names) != 1 else ''} left answers out: {listed}; "
               "raise 'size', or give the answers more letters in common (see the lines above)", file=sys.stderr)
     if result.drafts and (result.built or result.unchanged) and (result.built or not args.quiet):  # -q: when up to date
         print(f"draft  {', '.join(result.drafts)}: kept off the site until 'draft: false' (or the line removed)")
@@ -316,8 +316,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     site_only = not result.built and not result.removed and not result.failed and bool(result.written and result.unchanged)
     if site_only and not args.quiet:  # a site setting, index.html
         names = sorted(p.relative_to(folder).as_posix() for p in result.written if folder in p.parents)
-        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
-        print(f"update {shown} (no puzzle changed)")
+        listed = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        print(f"update {listed} (no puzzle changed)")
     if (result.built or result.removed or site_only) and not result.failed and not args.quiet:
         # where the site is, the first time especially
         index = folder / "index.html"
@@ -350,7 +350,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             said.append(f"{', '.join(new)}, on no page until fixed (no outputs from before)")
         if drafts:
             said.append(f"draft{'s' if len(drafts) > 1 else ''} {', '.join(drafts)}, on no page until fixed and published")
-        print(f"error: {len(result.failed)} puzzle(s) failed: {'; '.join(said)}", file=sys.stderr)
+        print(shown(f"error: {len(result.failed)} puzzle(s) failed: {'; '.join(said)}"), file=sys.stderr)
         return max(exc.exit_status for _, exc in result.failed)
     return 0
 

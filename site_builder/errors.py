@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import errno
+import re
 
 from pathlib import Path
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def shown(text: str) -> str:
+    """`text` as a terminal or a CI log may print it: control and direction characters escaped (`\\n`,
+    `\\x1b`, `\\u202e`), so a file or key name cannot forge a line, colour the log or reverse it."""
+    return _UNPRINTABLE.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), text)
 
 
 def _rebuild(cls: type, args: tuple, state: dict) -> "CrosswordError":
@@ -56,8 +65,8 @@ class PuzzleError(CrosswordError):
         super().__init__(self._located(self.location(), message))
 
     def location(self) -> str:
-        """`file`, `file:line` or `file:line:col`."""
-        loc = self.path
+        """`file`, `file:line` or `file:line:col` (the file's name `shown`)."""
+        loc = shown(self.path)
         if self.line is not None:
             loc += f":{self.line}"
             if self.col is not None:

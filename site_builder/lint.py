@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .errors import PuzzleError
+from .errors import PuzzleError, shown
 from .model import Entry, letter_groups, lone_answers
 from .source import REFERENCE, fold_letter, one_line_positions, parse_source, puzzle_sources, read_source, slug_for
 
@@ -61,7 +61,7 @@ class Diagnostic:
         return (self.path, self.line or 0, self.col or 0, self.level != ERROR, self.message)
 
     def __str__(self) -> str:
-        loc = self.path
+        loc = shown(self.path)
         if self.line is not None:
             loc += f":{self.line}"
             if self.col is not None:

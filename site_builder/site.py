@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from .config import SiteConfig, load_config
-from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, OutputError, PuzzleError, TemplateError, unexpected
+from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, OutputError, PuzzleError, TemplateError, shown, unexpected
 from .layout import layout_puzzle, params_for, with_references
 from .layout.adjacency import fill_clue_hint, set_apart
 from .layout.result import number_placements
@@ -691,7 +691,7 @@ def _build_site(root: Path, out: Path, *, jobs: int, force: bool, cache: Path, s
             puzzle = _read_source(path)
         except CrosswordError as exc:
             result.failed.append((path.stem, exc))
-            report(f"fail   {path.stem}")  # as a puzzle that fails later says (-q keeps it)
+            report(f"fail   {shown(path.stem)}")  # as a puzzle that fails later says (-q keeps it)
             if _declares_draft(path):
                 result.failed_drafts.add(path.stem)
             continue
@@ -1007,8 +1007,8 @@ def _remove_stale(out: Path, published: set[str], state: Path | None = None,
             raise FileSystemError(exc, d) from exc
         removed.append(d.name)
         if kept:
-            shown = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
-            report(f"keep   {d.name}/: {shown}, not made by the build (delete {'it' if len(kept) == 1 else 'them'} "
+            listed = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
+            report(f"keep   {shown(d.name)}/: {shown(listed)}, not made by the build (delete {'it' if len(kept) == 1 else 'them'} "
                    "if no longer wanted)")
     return removed
 
@@ -1143,10 +1143,10 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
                     kept.append(rel)
     kept.sort()
     if kept and set(kept) != said and report is not None:  # said once, not on every build (`check` says it too)
-        shown = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
+        listed = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
         it = "it" if len(kept) == 1 else "them"
         whose = "this version of the build (an earlier version's, or yours)" if made is None else "the build"
-        report(f"keep   {shown}: not made by {whose} (`check` counts {it} as drift: list {it} in own_files under "
+        report(f"keep   {shown(listed)}: not made by {whose} (`check` counts {it} as drift: list {it} in own_files under "
                f"[tool.crossword], or delete {it})")
     if record is not None:
         _record_site_files(record, set(ours), set(kept) if report is not None else said)

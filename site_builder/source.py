@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import yaml
 
-from .errors import PuzzleError, PuzzleErrors
+from .errors import PuzzleError, PuzzleErrors, shown
 from .model import Entry, Puzzle, PuzzleMeta
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -262,7 +262,7 @@ def _check_value(key: str, value: Any) -> Any:
         remove = "" if KEYS[key].required else " or remove the line"
         raise ValueError(f"'{key}' is empty; write a value after '{key}:'{remove}")
     if kind == "text":
-        if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
+        if isinstance(value, bool) or value is None or isinstance(value, (list, dict, set, frozenset, tuple, bytes)):
             raise ValueError(f"'{key}' must be text")
         text = str(value).strip()
         if any("\ud800" <= ch <= "\udfff" for ch in text):
@@ -546,7 +546,7 @@ def _slip(lines: list[str], start: int, end: int, stop: int, depth: int = 0, fir
                 return False
             later = start + mark.line
             return later > stop or (depth < 3 and _slip(trial, start, end, later, depth + 1, i + 1, trials) is not None)
-        except RecursionError:
+        except (RecursionError, ValueError, OverflowError):  # a `\U` escape past the last character, say
             return False
         return node is None or isinstance(node, yaml.MappingNode)
 
@@ -599,6 +599,18 @@ def _slip(lines: list[str], start: int, end: int, stop: int, depth: int = 0, fir
 _YAML_REFUSES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
+def _nodes(node: yaml.Node):
+    """`node` and every node inside it (aliases are refused before this is asked)."""
+    yield node
+    if isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            yield from _nodes(item)
+    elif isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            yield from _nodes(k)
+            yield from _nodes(v)
+
+
 def _parse_front_matter(path: str, lines: list[str], start: int, end: int, errors: list[PuzzleError]) -> dict[str, Any] | None:
     """Parse lines[start:end] (0-based) as a YAML mapping; line numbers in errors are the file's.
 
@@ -629,6 +641,19 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         return None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (ValueError, OverflowError) as exc:
+        if isinstance(exc, yaml.YAMLError):
+            raise
+        # PyYAML's scanner raises these, not a YAMLError, for a `\U` escape past the last character
+        for number, line in enumerate(lines[start:end], offset):
+            for m in re.finditer(r"\\U([0-9A-Fa-f]{8})", line):
+                if int(m[1], 16) > 0x10FFFF:
+                    errors.append(PuzzleError(
+                        path, number, f"the escape {m[0]} names no character (the last is \\U0010FFFF); write "
+                        "the character itself", col=m.start() + 1))
+                    return None
+        errors.append(PuzzleError(path, offset, f"front matter is not valid YAML: {exc}"))
+        return None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
@@ -691,7 +716,7 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         if key not in KEYS:
             hint = difflib.get_close_matches(key, list(KEYS), n=1)
             extra = f" (did you mean '{hint[0]}'?)" if hint else f" (known keys: {', '.join(KEYS)})"
-            errors.append(PuzzleError(path, line, f"unknown front-matter key '{key}'{extra}", col=col))
+            errors.append(PuzzleError(path, line, f"unknown front-matter key '{shown(key)}'{extra}", col=col))
             continue
         if key in values:
             errors.append(PuzzleError(path, line, f"front-matter key '{key}' is given twice; keep one", col=col))
@@ -705,6 +730,18 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
                                       "value out in full (in quotes if it starts with '*' or '&')", col=col))
             continue
         written = lines[start + value_node.start_mark.line][value_node.start_mark.column:]
+        tagged = next((n for n in _nodes(value_node)
+                       if lines[start + n.start_mark.line][n.start_mark.column:].startswith("!")
+                       and not (n is value_node and isinstance(n, yaml.ScalarNode) and n.style is None)), None)
+        if tagged is not None:
+            # `title: !!set {a, b}` published a Python set, in another order each run; `size: !!int "0x15"` got
+            # past the plain-number rule: a front matter's values are plain, so no tag is needed
+            at = lines[start + tagged.start_mark.line][tagged.start_mark.column:]
+            errors.append(PuzzleError(
+                path, offset + tagged.start_mark.line, f"'{key}' has a YAML tag ({_as_yaml(at.split()[0])}); a front "
+                "matter takes plain values: delete the tag (and put the value in quotes if it starts with '!')",
+                col=tagged.start_mark.column + 1))
+            continue
         if isinstance(value_node, yaml.ScalarNode) and value_node.style is None and written.startswith("!"):
             # `title: !Important news`: YAML takes `!Important` for a tag, and the value would drop it
             rest = lines[start + value_node.start_mark.line][value_node.start_mark.column:].strip()
@@ -921,13 +958,13 @@ def slug_for(path: str | Path) -> str:
         # a second extension (`draft.txt.txt`, which a system hiding extensions makes; `notes.md.txt`) is dropped
         base = _DOCUMENT_EXTENSIONS.sub("", slug) or slug
         raise PuzzleError(
-            path, None, f"file name '{p.name}' must be lowercase letters, digits and single hyphens between them, "
+            path, None, f"file name '{shown(p.name)}' must be lowercase letters, digits and single hyphens between them, "
             "ending in .txt" + (f"; {_rename_to(p, fix)}" if (fix := ascii_name(base)[:MAX_SLUG].strip("-")) and fix != slug
                                 and fix not in RESERVED_SLUGS else " (e.g. twin-peaks.txt)")
         )
     if len(slug) > MAX_SLUG:
         raise PuzzleError(
-            path, None, f"file name '{p.name}' is {len(slug)} characters long before '.txt', past the {MAX_SLUG} a web "
+            path, None, f"file name '{shown(p.name)}' is {len(slug)} characters long before '.txt', past the {MAX_SLUG} a web "
             "address and every file system take; shorten it"
         )
     if slug in RESERVED_SLUGS:

@@ -255,8 +255,8 @@ def test_a_yaml_tag_in_the_front_matter_is_an_error_that_says_so():
     assert len(errs) == 1 and "starts with '!', which YAML reads as a tag" in errs[0], errs
     assert load_puzzle("---\ntitle: '!Important news'\ndate: 2026-01-02\n---\nABC | x\n").meta.title == "!Important news"
     errs = errors_of("---\ntitle: !!python/object/apply:os.system ['echo hi']\ndate: 2026-01-02\n---\nABC | x\n")
-    assert len(errs) == 1 and errs[0].startswith("p.txt:2:8: bad value for 'title': the YAML tag "
-                                                 "'!!python/object/apply:os.system' is not allowed here"), errs
+    assert len(errs) == 1 and errs[0].startswith("p.txt:2:8: 'title' has a YAML tag "
+                                                 "('!!python/object/apply:os.system')"), errs
     assert "\n" not in errs[0]
 
 
@@ -707,3 +707,39 @@ def test_a_yaml_directive_in_the_front_matter_is_named():
     with pytest.raises(PuzzleErrors, match=r"<input>:3:1: a line starting with '%' is a YAML directive"):
         load_puzzle("---\ntitle: T\n%YAML 1.1\ndate: 2026-01-01\n---\nCAT | Pet\nACT | Deed\n")
     assert load_puzzle("---\ntitle: T\nnotes: |\n  %100 sure\ndate: 2026-01-01\n---\nCAT | Pet\nACT | Deed\n").meta.notes == "%100 sure"
+
+
+# ---------------------------------------------------------------- a fourth hostile-input pass
+
+
+@pytest.mark.parametrize("value, col", [('"\\U00110000"', 9), ('["\\UFFFFFFFF"]', 9)])
+def test_an_escape_past_the_last_character_is_an_error_on_its_line(value, col):
+    """PyYAML raises a plain ValueError (or OverflowError) for it: every command crashed with exit 3, and a
+    build stopped for one bad file, its other puzzles unbuilt."""
+    key = "tags" if value.startswith("[") else "title"
+    title = "" if key == "title" else "title: T\n"
+    errors = errors_of(f"---\n{title}{key}: {value}\ndate: 2026-01-02\n---\nCAT | x\nACT | y\n")
+    line = 3 if title else 2
+    assert len(errors) == 1 and errors[0].startswith(f"p.txt:{line}:{col}: the escape \\U") and "names no character" in errors[0]
+
+
+@pytest.mark.parametrize("front, key", [
+    ("title: !!set {alpha, beta, gamma}", "title"),  # a Python set's repr, in another order on every run
+    ("title: T\nsize: !!int \"0x15\"", "size"),  # past the plain-number rule: read as 21
+    ("title: T\ndraft: !!bool \"yes\"", "draft"),
+    ("title: T\ntags: [news, !!str b]", "tags"),
+])
+def test_a_yaml_tag_in_the_front_matter_is_an_error(front, key):
+    errors = errors_of(f"---\n{front}\ndate: 2026-01-02\n---\nCAT | Feline\nACT | Deed\n")
+    assert len(errors) == 1 and f"'{key}' has a YAML tag ('!!" in errors[0], errors
+
+
+def test_control_characters_in_a_file_or_key_name_are_escaped_in_messages():
+    """A key or file name with a line break forged a second error line in the log; an escape sequence set
+    the terminal's colours or title."""
+    errors = errors_of('---\ntitle: T\ndate: 2026-01-02\n"x\\np.txt:1:1: error: forged\\e]0;PWNED\\a": 1\n---\nCAT | x\nACT | y\n')
+    assert len(errors) == 1 and "\n" not in errors[0] and "\x1b" not in errors[0] and "\x07" not in errors[0]
+    assert "'x\\np.txt:1:1: error: forged\\x1b]0;PWNED\\x07'" in errors[0]
+    with pytest.raises(PuzzleError) as info:
+        slug_for("puzzles/b\nfake\x1b[31m\u202e.txt")
+    assert str(info.value).startswith("puzzles/b\\nfake\\x1b[31m\\u202e.txt: file name 'b\\nfake\\x1b[31m\\u202e.txt'")
