@@ -64,7 +64,7 @@ def test_page_shows_metadata_grid_clues_and_downloads(small):
     assert text.startswith("<!DOCTYPE html>")
     assert '<a class="site-title" href="../index.html">The Crossword Press</a>' in text
     assert "<h1>Allotment</h1>" in text
-    assert "By Test Setter" in text
+    assert "By <bdi>Test Setter</bdi>" in text
     assert '<time datetime="2026-05-01">1 May 2026</time>' in text
     assert ">Easy<" in text
     assert "A small grid &amp; a short list." in text
@@ -219,3 +219,11 @@ def test_the_pages_own_description_says_an_before_eight_eleven_and_eighteen(smal
     puzzle, layout = small
     wide = dataclasses.replace(layout, cols=cols)
     assert summary(puzzle, wide).startswith(f"A freeform crossword of {len(layout.placements)} answers in {article} {cols}×")
+
+
+def test_an_author_or_difficulty_written_right_to_left_stays_in_its_own_place():
+    """A right-to-left override in the author ran on over the date: "By Ann · eeL1 March 2026"."""
+    puzzle = load_puzzle(SMALL.replace("Test Setter", "Ann \u202eLee").replace("easy", "\u202eeasy"), slug="allotment")
+    text = page(puzzle, layout_puzzle(puzzle, params_for(puzzle, seeds=10)))
+    assert "By <bdi>Ann \u202eLee</bdi>" in text
+    assert '<bdi class="difficulty">\u202eEasy</bdi>' in text or '<bdi class="difficulty">\u202eeasy</bdi>' in text
