@@ -599,6 +599,9 @@ def _slip(lines: list[str], start: int, end: int, stop: int, depth: int = 0, fir
 _YAML_REFUSES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
+_ENTRY_IN_FRONT = re.compile(r"[^\s:#\-'\"\[{!&*|>%@`][^:|]*\|")  # `ANSWER | clue`: text, then a '|' before any ':'
+
+
 def _nodes(node: yaml.Node):
     """`node` and every node inside it (aliases are refused before this is asked)."""
     yield node
@@ -657,6 +660,14 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
+        entry = next((n for n, line in enumerate(lines[start:end], offset)
+                      if _ENTRY_IN_FRONT.match(line) and (mark is None or n <= offset + mark.line + 1)), None)
+        if entry is not None:
+            # `CAT | Feline` before the closing `---`: YAML's own message named another line, or a quoting fix
+            errors.append(PuzzleError(
+                path, entry, "this line looks like an entry ('ANSWER | clue') inside the front matter; end the "
+                "front matter with a '---' line before the entries", col=1))
+            return None
         opened = _unclosed(exc, text)
         if opened is not None and mark is not None:
             # YAML notices an unclosed bracket or quote only on a later line: point at where it opened

@@ -743,3 +743,11 @@ def test_control_characters_in_a_file_or_key_name_are_escaped_in_messages():
     with pytest.raises(PuzzleError) as info:
         slug_for("puzzles/b\nfake\x1b[31m\u202e.txt")
     assert str(info.value).startswith("puzzles/b\\nfake\\x1b[31m\\u202e.txt: file name 'b\\nfake\\x1b[31m\\u202e.txt'")
+
+
+@pytest.mark.parametrize("front, line", [("title: T\nCAT | x\ndate: 2026-01-02", 3), ("CAT | x\ntitle: T\ndate: 2026-01-02", 2)])
+def test_an_entry_inside_the_front_matter_is_named_on_its_line(front, line):
+    """YAML's message pointed at the line after it, or at the good `title:` line with advice to quote it."""
+    errors = errors_of(f"---\n{front}\n---\nACT | y\nTACT | z\n")
+    assert errors == [f"p.txt:{line}:1: this line looks like an entry ('ANSWER | clue') inside the front matter; "
+                      "end the front matter with a '---' line before the entries"]
