@@ -644,19 +644,6 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         return None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except (ValueError, OverflowError) as exc:
-        if isinstance(exc, yaml.YAMLError):
-            raise
-        # PyYAML's scanner raises these, not a YAMLError, for a `\U` escape past the last character
-        for number, line in enumerate(lines[start:end], offset):
-            for m in re.finditer(r"\\U([0-9A-Fa-f]{8})", line):
-                if int(m[1], 16) > 0x10FFFF:
-                    errors.append(PuzzleError(
-                        path, number, f"the escape {m[0]} names no character (the last is \\U0010FFFF); write "
-                        "the character itself", col=m.start() + 1))
-                    return None
-        errors.append(PuzzleError(path, offset, f"front matter is not valid YAML: {exc}"))
-        return None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
@@ -704,6 +691,17 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         return None
     except RecursionError:
         errors.append(PuzzleError(path, offset, "front matter is nested too deeply; use plain 'key: value' lines"))
+        return None
+    except (ValueError, OverflowError) as exc:
+        # PyYAML's scanner raises these, not a YAMLError, for a `\U` escape past the last character
+        for number, line in enumerate(lines[start:end], offset):
+            for m in re.finditer(r"\\U([0-9A-Fa-f]{8})", line):
+                if int(m[1], 16) > 0x10FFFF:
+                    errors.append(PuzzleError(
+                        path, number, f"the escape {m[0]} names no character (the last is \\U0010FFFF); write "
+                        "the character itself", col=m.start() + 1))
+                    return None
+        errors.append(PuzzleError(path, offset, f"front matter is not valid YAML: {exc}"))
         return None
     if node is None:
         return {}
