@@ -515,12 +515,10 @@ def test_a_decomposed_accent_keeps_the_puz_at_version_1_3(tp):
     assert p.title == "Caf\u00e9" and "Caf\u00e9 au lait (3)" in p.clues
 
 
-def test_a_puz_reference_names_the_number_the_reader_shows():
-    """Under `adjacency` a reader numbers the two-letter fragments too, and the numbers after one move: a
-    clue's "see 17-Down" (the layout's number) then named another clue in the .puz, or none."""
+def _referring_adjacency():
+    """Twin-peaks under `adjacency`, each clue naming the answer seven on ([[...]]): (the list, its answers as
+    written, the puzzle, its layout), whose two-letter fragments move the reader's numbers."""
     import dataclasses
-
-    import puz
 
     from site_builder.layout import layout_puzzle, params_for, with_references
     from site_builder.source import read_puzzle
@@ -533,6 +531,15 @@ def test_a_puz_reference_names_the_number_the_reader_shows():
     puzzle = dataclasses.replace(base, entries=entries,
                                  meta=dataclasses.replace(base.meta, strategy="adjacency", size=23))
     puzzle, layout = with_references(puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=0)))
+    return base, names, puzzle, layout
+
+
+def test_a_puz_reference_names_the_number_the_reader_shows():
+    """Under `adjacency` a reader numbers the two-letter fragments too, and the numbers after one move: a
+    clue's "see 17-Down" (the layout's number) then named another clue in the .puz, or none."""
+    import puz
+
+    base, names, puzzle, layout = _referring_adjacency()
     p = puz.load(render_puz(puzzle, layout))
     numbering = p.clue_numbering()
     solution = p.solution
@@ -559,21 +566,10 @@ def test_a_puz_reference_names_the_number_the_reader_shows():
 def test_an_xd_is_numbered_as_its_reader_numbers_the_grid():
     """An .xd reader numbers every run of its grid: under `adjacency` a fragment takes a number, and the .xd
     had given the numbers after it as the layout's, so clues landed on other squares and fragments had none."""
-    import dataclasses
-
-    from site_builder.layout import layout_puzzle, params_for, with_references
     from site_builder.layout.adjacency import fragments
     from site_builder.render.exports import render_xd
-    from site_builder.source import read_puzzle
-    from tests.conftest import SAMPLES
 
-    base = read_puzzle(SAMPLES / "twin-peaks.txt")
-    names = [e.display for e in base.entries]
-    entries = tuple(dataclasses.replace(e, clue=f"{e.clue}, not [[{names[(i + 7) % len(names)]}]]")
-                    for i, e in enumerate(base.entries))
-    puzzle = dataclasses.replace(base, entries=entries,
-                                 meta=dataclasses.replace(base.meta, strategy="adjacency", size=23))
-    puzzle, layout = with_references(puzzle, layout_puzzle(puzzle, params_for(puzzle, seed=0)))
+    base, names, puzzle, layout = _referring_adjacency()
     assert fragments(layout)
     sections = render_xd(puzzle, layout).split("\n\n\n")
     grid = sections[1].split("\n")
