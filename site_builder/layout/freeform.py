@@ -14,7 +14,7 @@ Search: seeds 0..N-1 (or the one pinned seed); the best layout by
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..model import Entry, Layout, LayoutParams
 from .grid import ACROSS, ORIGIN, Grid, Spot
@@ -106,10 +106,15 @@ def seeds_of(params: LayoutParams) -> range:
     return range(params.seeds)
 
 
-def search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
+def search(entries: Sequence[Entry], params: LayoutParams,
+           give_up: Callable[[int, tuple], bool] | None = None) -> Layout:
+    """The best build over the seeds, by the search key (ties to the lower seed); `give_up(seed, best_key)`,
+    asked before each seed after the first, may end the search there."""
     best: Layout | None = None
     best_key: tuple | None = None
     for seed in seeds_of(params):
+        if give_up is not None and best_key is not None and give_up(seed, best_key):
+            break
         layout = build_seed(entries, seed, params)
         key = search_key(layout)
         if best_key is None or key > best_key:

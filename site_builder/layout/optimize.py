@@ -893,19 +893,10 @@ def fallback(entries: Sequence[Entry], params: LayoutParams, key: tuple, crosswo
     answers 26 s, and placed 7% and 5% fewer letters than the search). Not when the search's layout is
     one word (`crossword` False): any layout of two words beats it, whatever its letters.
     """
-    best: Layout | None = None
-    best_key: tuple | None = None
     enough = (key[0], key[1] - int(FALLBACK_GAP * key[1]))
     seeds = min(params.seeds, FALLBACK_SEEDS, max(FALLBACK_PROBE, FALLBACK_WORK // max(1, len(entries))))
-    for seed in range(seeds):
-        if seed == FALLBACK_PROBE and crossword and best_key is not None and best_key[:2] < enough:
-            break
-        layout = freeform.build_seed(entries, seed, params)
-        layout_key = search_key(layout)
-        if best_key is None or layout_key > best_key:
-            best, best_key = layout, layout_key
-    assert best is not None
-    return best
+    return freeform.search(entries, replace(params, seeds=seeds),
+                           give_up=lambda seed, best: seed == FALLBACK_PROBE and crossword and best[:2] < enough)
 
 
 def _search(entries: Sequence[Entry], params: LayoutParams) -> Layout:
