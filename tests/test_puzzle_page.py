@@ -227,3 +227,16 @@ def test_an_author_or_difficulty_written_right_to_left_stays_in_its_own_place():
     text = page(puzzle, layout_puzzle(puzzle, params_for(puzzle, seeds=10)))
     assert "By <bdi>Ann \u202eLee</bdi>" in text
     assert '<span class="difficulty"><bdi>\u202eeasy</bdi></span>' in text.replace("Easy", "easy")
+
+
+def test_a_title_written_right_to_left_is_isolated_in_the_browser_tab():
+    """The <title> cannot hold a <bdi>: an override in the puzzle's title ran on over the site's title in the
+    tab ("Allotment · sserP drowssorC ehT"). Isolates keep it to the puzzle's title; plain titles are left be."""
+    puzzle = load_puzzle(SMALL.replace("title: ", "title: \u202e", 1), slug="allotment")
+    text = page(puzzle, layout_puzzle(puzzle, params_for(puzzle, seeds=10)))
+    title = re.search(r"<title>(.*)</title>", text)[1]
+    assert title.startswith("\u2068\u202e") and "\u2069 · " in title
+
+    plain = load_puzzle(SMALL, slug="allotment")
+    text = page(plain, layout_puzzle(plain, params_for(plain, seeds=10)))
+    assert not re.search("[\u2066-\u2069]", re.search(r"<title>(.*)</title>", text)[1])

@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from ..config import example_address
 from ..model import Direction, Layout, Placement, Puzzle
-from .text import clue_html, clue_only, clue_text, dir_attribute, long_date, paragraphs, printable_value
+from .text import clue_html, clue_only, clue_text, dir_attribute, isolated, long_date, paragraphs, printable_value
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -39,6 +39,7 @@ def _environment() -> Environment:
     )
     env.filters["clue_html"] = clue_html
     env.filters["dir_attribute"] = dir_attribute
+    env.filters["isolated"] = isolated
     env.tests["example_address"] = example_address
     return env
 

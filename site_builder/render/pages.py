@@ -12,7 +12,7 @@ import jinja2
 
 from ..config import SiteConfig, example_address
 from .html import storage_key
-from .text import long_date, printable_value
+from .text import isolated, long_date, printable_value
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -30,6 +30,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["count"] = count
+    env.filters["isolated"] = isolated
     env.tests["example_address"] = example_address
     return env
 

@@ -390,6 +390,19 @@ def dir_attribute(clue: str):
     return Markup(f' dir="{way}"') if way else Markup("")
 
 
+_BIDI_CONTROLS = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def isolated(text: str) -> str:
+    """`text` in a first-strong isolate (U+2068 ... U+2069) when it holds right-to-left letters or direction
+    controls, for places no markup can isolate: a page's <title>, which the browser shows in its tab and
+    history. An override (U+202E) in a puzzle's title then stops at the isolate's end, and does not run on
+    over the site title after it. Other text is returned as it is."""
+    if any(ch in _BIDI_CONTROLS or unicodedata.bidirectional(ch) in _RTL for ch in text):
+        return "\u2068" + text + "\u2069"
+    return text
+
+
 def _md_clue(p: Placement) -> str:
     """The clue escaped for Markdown; right-to-left text is wrapped in Unicode isolates so the number and
     enumeration around it keep their places: a first-strong isolate (U+2068 ... U+2069), or a left-to-right
