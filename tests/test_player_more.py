@@ -842,6 +842,21 @@ def test_moving_along_an_answer_is_announced(open_page):
     assert p.page.text_content("#announce") == f"Letter 2 of {len(word.answer)}, blank"
 
 
+@pytest.mark.parametrize("key", ["Backspace", "Delete"])
+def test_a_letter_erased_where_the_cursor_stays_is_announced(open_page, key):
+    """Backspace or Delete on a filled square moves nothing, so nothing was said: the erasure went unheard."""
+    p = open_page("kitchen-herbs")
+    word = next(q for q in p.layout.across if len(q.answer) >= 4)
+    p.page.click(f"#clue-across-{word.number}")
+    p.page.keyboard.press("Home")
+    p.page.keyboard.type(word.answer[:2])
+    p.page.keyboard.press("ArrowLeft")
+    assert p.page.text_content("#announce") == f"Letter 2 of {len(word.answer)}, {word.answer[1]}"
+    p.page.keyboard.press(key)
+    assert p.letter(*word.cells()[1]) == ""
+    assert p.page.text_content("#announce") == f"Letter 2 of {len(word.answer)}, blank"
+
+
 def test_every_move_is_announced_once_with_the_clue_when_the_answer_changes(open_page):
     # only an arrow along an answer said the cursor's place: typing a letter said nothing, and moving into
     # another answer (typing past its end, an arrow) said the clue without the place
@@ -1395,8 +1410,10 @@ def test_at_200_percent_text_nothing_is_wider_than_a_narrow_phone(open_page, slu
         p.page.keyboard.press("Escape")  # it covers the next menu's button
 
 
-@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 915, "height": 412}])
-def test_a_phone_turned_sideways_does_not_show_the_keyboard_hint(open_page, viewport):
+@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 915, "height": 412},
+                                      {"width": 512, "height": 300}, {"width": 320, "height": 568}])
+def test_a_phone_does_not_show_the_keyboard_hint_and_a_narrow_window_with_keys_does(open_page, viewport):
+    """512 and 320 px wide are a desktop's 1280 px at 250% and 400% zoom: its keyboard user needs the hint."""
     p = open_page("kitchen-herbs", viewport=viewport, is_mobile=True, has_touch=True)
     assert p.page.is_hidden(".hint")
     # a desktop window as narrow still shows it (its keys are there)
@@ -1560,6 +1577,26 @@ def keyboard_over(p: Page, height: int, top: int = 0) -> None:
     p.page.evaluate(f"() => {{ window.__keyboard = {height}; window.__shownTop = {top}; visualViewport.dispatchEvent(new Event('resize')); }}")
 
 
+def test_a_wide_phone_sideways_keeps_the_clue_in_sight_with_its_keyboard_up(open_page):
+    """A phone 945 px wide sideways gets the clue lists beside the grid; its keyboard leaves 216 px of
+    window, where neither the lists nor the bar (not stuck to the top there) showed the clue being typed."""
+    p = open_page("world-capitals", viewport={"width": 945, "height": 396}, is_mobile=True, has_touch=True)
+    word = max(p.layout.down, key=lambda q: q.cells()[0][0])  # the down answer that starts lowest
+    first = f"#{cell_id(word.cells()[0])}"
+    p.page.locator(first).scroll_into_view_if_needed()
+    p.page.tap(first)
+    if p.active_clue() != f"clue-down-{word.number}":
+        p.page.tap(first)
+    p.page.set_viewport_size({"width": 945, "height": 216})  # the keyboard up, the page resized
+    p.page.keyboard.insert_text(word.answer[0])
+    p.page.wait_for_timeout(100)
+    bar, cell, height = p.page.evaluate("""() => [document.querySelector('.clue-bar').getBoundingClientRect().toJSON(),
+        document.querySelector('.cell.current').getBoundingClientRect().toJSON(), innerHeight]""")
+    assert p.page.inner_text(".clue-bar-num").startswith(f"{word.number} Down")
+    assert 0 <= bar["top"] and bar["bottom"] <= height, (bar, height)
+    assert bar["bottom"] <= cell["top"] and cell["bottom"] <= height, (bar, cell, height)
+
+
 def test_typing_down_keeps_the_cursor_above_a_keyboard_over_the_page(open_page):
     p = open_page("world-capitals", viewport={"width": 412, "height": 839}, is_mobile=True, has_touch=True)
     p.context.add_init_script(KEYBOARD_OVER)
@@ -1665,6 +1702,42 @@ def test_a_tap_on_another_square_mid_word_ends_the_keyboards_word_where_it_was_t
     p.page.evaluate(COMPOSE, [["deleteContentBackward", "", None]])
     assert [p.letter(*rc) for rc in basil.cells()[:2]] == ["B", "A"]
     assert p.current() == cell_id(target) and p.letter(*target) == ""
+
+
+@pytest.mark.parametrize("leave", ["clue", "arrow"])
+def test_a_clue_tapped_mid_word_ends_the_keyboards_word_where_it_was_typed(open_page, leave):
+    """A clue tapped in the list, or the bar's arrow, keeps the keyboard up: its word went on, and its
+    deletes went past the new answer's letters into those it had composed in the answer left behind."""
+    p = open_page("kitchen-herbs", **PHONE)
+    p.context.add_init_script(KEYBOARD_OVER)
+    p.page.reload()
+    first = p.layout.across[0]
+    p.page.tap(f"#{cell_id(first.cells()[0])}")
+    if p.active_clue() != f"clue-across-{first.number}":
+        p.page.tap(f"#{cell_id(first.cells()[0])}")
+    keyboard_over(p, 330)
+    cdp = p.context.new_cdp_session(p.page)
+
+    def compose(text):
+        cdp.send("Input.imeSetComposition", {"text": text, "selectionStart": len(text), "selectionEnd": len(text)})
+
+    compose("x")
+    compose("xy")
+    assert [p.letter(*rc) for rc in first.cells()[:2]] == ["X", "Y"]
+    if leave == "clue":
+        second = p.layout.across[1]
+        p.page.locator(f"#clue-across-{second.number}").tap()
+    else:
+        p.page.locator(".clue-step").last.tap()  # ›: the next clue
+        second = p.layout.across[1]
+    assert p.active_clue() == f"clue-across-{second.number}"
+    compose("z")  # the keyboard's next word, in the answer tapped
+    assert p.letter(*second.cells()[0]) == "Z"
+    assert [p.letter(*rc) for rc in first.cells()[:2]] == ["X", "Y"]
+    compose("")  # and its delete
+    assert p.letter(*second.cells()[0]) == ""
+    assert [p.letter(*rc) for rc in first.cells()[:2]] == ["X", "Y"]
+    assert p.active_clue() == f"clue-across-{second.number}"
 
 
 # ---------------------------------------------------------------- 16. a solver's QA pass, session 12

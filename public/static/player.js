@@ -700,6 +700,7 @@
     var entry = currentEntry();
     if (cur.letter && !locked(cur)) {
       setLetter(cur, '');
+      erased();
     } else {
       var i = entry.cells.indexOf(cur);
       if (i > 0) {
@@ -724,9 +725,17 @@
   function deleteLetter() {
     if (!cur || userPaused) return;
     keyStatus();
-    if (!locked(cur)) setLetter(cur, '');
+    if (cur.letter && !locked(cur)) {
+      setLetter(cur, '');
+      erased();
+    }
     drawSelection();
     afterChange();
+  }
+
+  // A letter erased where the cursor stays: no move says so, so the announcer does ('Letter 2 of 4, blank').
+  function erased() {
+    if (document.activeElement === input) announceMove();
   }
 
   var batching = false;  // a paste of many letters: one save at its end, not one a letter
@@ -971,6 +980,17 @@
     composed = [];
   }
 
+  // The keyboard's word ends where the solver leaves it: a tap on a clue or on the bar's arrows, which keep
+  // the keyboard up, as on another square (the grid's click ends it so too). Otherwise its next delete took
+  // back a letter it typed in the answer left behind, and brought the cursor back there.
+  function endWord() {
+    if (document.activeElement !== input || !(composing || composed.length)) return;
+    var wasUp = keysUp;
+    input.blur();  // which takes what the keyboard has typed and empties the field
+    input.focus({ preventScroll: true });
+    if (wasUp) keysUp = true;
+  }
+
   input.addEventListener('compositionstart', function () { composing = true; });
   input.addEventListener('compositionend', function () {
     composing = false;
@@ -1068,6 +1088,7 @@
     li.addEventListener('click', function () {
       if (userPaused) return;
       say('');
+      endWord();
       var back = leftAt && entry === currentEntry() && entry.cells.indexOf(leftAt) >= 0 ? leftAt : null;
       leftAt = null;
       if (back) { select(back, entry.dir); focusGrid(); } else selectEntry(entry, true);
@@ -1169,8 +1190,8 @@
     'reveal-puzzle': function () { reveal('puzzle'); },
     'clear-word': function () { clear('word'); },
     'clear-puzzle': function () { clear('puzzle'); },
-    'prev-clue': function () { say(''); moveClue(-1, true); },  // a move, as Tab is: the message has been seen
-    'next-clue': function () { say(''); moveClue(1, true); }
+    'prev-clue': function () { say(''); endWord(); moveClue(-1, true); },  // a move, as Tab is: the message has been seen
+    'next-clue': function () { say(''); endWord(); moveClue(1, true); }
   };
 
   player.addEventListener('click', function (e) {
