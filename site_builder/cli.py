@@ -418,9 +418,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         n = len(result.built)
         print(f"public/ matches the sources: {n} puzzle{'' if n == 1 else 's'}, no drift")
         return 0
+    said = {"stale": "not made by the build",
+            "gone": "no longer made (a puzzle deleted or made a draft, a tag no puzzle has): `make site` removes it"}
     for d in drifts:
         # a file the build does not make comes from no source: it is the author's, or an older build's
-        print(f"drift: public/{d.path}: " + ("not made by the build" if d.kind == "stale" else f"{d.kind} (from {d.source})"))
+        print(f"drift: public/{d.path}: " + said.get(d.kind, f"{d.kind} (from {d.source})"))
         if d.diff and not args.brief:
             print(d.diff.rstrip("\n"))
     # `make site` rewrites what differs, but leaves alone a file it does not make (a stray, a hand-made one)
@@ -436,6 +438,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     elif stale:
         fix = (f"run `make site`, delete the {stale} file(s) the build does not make (`git rm` those committed; or list "
                "yours in own_files under [tool.crossword]), and commit public/")
+    elif any(d.kind == "gone" for d in drifts):
+        fix = ("run `make site` (it removes the files no longer made) and commit public/ with the removals "
+               "(`git add -A public/`)")
     else:
         fix = ("run `make site` and commit public/ (if it finds nothing to do, `crossword build --force`: check lays "
                "every puzzle out afresh, and the build may have taken a layout from .cache/ that no longer comes out)")

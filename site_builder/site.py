@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Collection, Iterable, Sequence
 
 from .config import SiteConfig, load_config
 from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, OutputError, PuzzleError, TemplateError, shown, unexpected
@@ -1183,7 +1183,9 @@ TEXT_SUFFIXES = {".html", ".txt", ".md", ".json", ".svg", ".xml", ".xd", ".ipuz"
 @dataclass(frozen=True)
 class Drift:
     path: str  # relative to public/
-    kind: str  # "differs", "missing" (the build makes it, public/ lacks it), "stale" (public/ has it, the build does not)
+    # "differs", "missing" (the build makes it, public/ lacks it), "stale" (public/ has it, the build does not make
+    # it), "gone" (the build made it once and removes it: a deleted puzzle's outputs, a tag no puzzle has now)
+    kind: str
     source: str  # the puzzle file it comes from, or "site" for index, feed, tags and static files
     diff: str = ""
 
@@ -1197,9 +1199,11 @@ def _source_of(rel: str, root: Path) -> str:
     return "site (templates, static files, pyproject.toml)"
 
 
-def compare_trees(expected: Path, actual: Path, root: Path, own: Sequence[str] = ()) -> list[Drift]:
+def compare_trees(expected: Path, actual: Path, root: Path, own: Sequence[str] = (),
+                  gone: Collection[str] = ()) -> list[Drift]:
     """Differences between a fresh build (`expected`) and the committed folder (`actual`); `own` files
-    (the site's `own_files`) are the operator's, and count only where the build makes them too."""
+    (the site's `own_files`) are the operator's, and count only where the build makes them too; `gone`
+    files (`removed_by_build`) are drift the next build there takes away itself."""
     import difflib
 
     def files(folder: Path) -> dict[str, Path]:
@@ -1215,7 +1219,7 @@ def compare_trees(expected: Path, actual: Path, root: Path, own: Sequence[str] =
             drifts.append(Drift(rel, "missing", src))
         elif rel not in want:
             if rel not in own:
-                drifts.append(Drift(rel, "stale", src))
+                drifts.append(Drift(rel, "gone" if rel in gone else "stale", src))
         else:
             a, b = want[rel].read_bytes(), have[rel].read_bytes()
             if a == b:
@@ -1271,6 +1275,26 @@ def _short_diff(lines: list[str]) -> str:
     return "".join(out)
 
 
+def removed_by_build(out: Path, published: set[str], state: Path) -> set[str]:
+    """The files of `out` (relative paths) that a build there deletes, as no longer made: a deleted or
+    drafted puzzle's outputs (`_remove_stale`), and the tag pages and static files the build made and makes
+    no more (`write_site_files`; with no record, as in a fresh clone, tag pages by their name). What it
+    leaves (a file of the author's own) is not among them."""
+    gone = set()
+    for d in _stale_folders(out, published):
+        gone.update(f"{d.name}/{f.name}" for f in _owned(d, d.name, _recorded_names(state, d.name)))
+    made, _ = _recorded_site_files(_site_record(state))
+    for sub in ("tags", "static"):
+        for top, dirs, names in os.walk(out / sub):
+            for name in names:
+                path = Path(top) / name
+                rel = path.relative_to(out).as_posix()
+                if path.is_file() and not path.is_symlink() and (
+                        rel in made if made is not None else bool(TAG_PAGE.fullmatch(rel))):
+                    gone.add(rel)
+    return gone
+
+
 def check_site(root: Path, *, jobs: int = 1, report: Callable[[str], None] = lambda line: None) -> tuple[BuildResult, list[Drift]]:
     """Build everything into a temporary folder and compare it with root/public, byte for byte.
 
@@ -1285,4 +1309,6 @@ def check_site(root: Path, *, jobs: int = 1, report: Callable[[str], None] = lam
         if not result.ok:
             return result, []
         own = load_config(root / "pyproject.toml").own_files
-        return result, compare_trees(tmp_path / "public", root / "public", root, own)
+        published = set(result.built) | set(result.unchanged)
+        gone = removed_by_build(root / "public", published, root / ".cache")
+        return result, compare_trees(tmp_path / "public", root / "public", root, own, gone)

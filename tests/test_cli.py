@@ -885,3 +885,25 @@ def test_help_and_version_that_cannot_be_written_fail(tmp_path):
         assert r.returncode == 2 and "cannot write the command's output" in r.stderr, (args, r.stderr)
     r = run("--version")
     assert r.returncode == 0 and r.stdout.startswith("crossword ")
+
+
+def test_check_says_make_site_removes_a_deleted_puzzles_outputs_and_its_tag_pages(tmp_path):
+    """A deleted puzzle's outputs and its tag's page were 'not made by the build', to delete by hand or list
+    in own_files (which would keep them published): `make site` removes them itself."""
+    other = SMALL_PUZZLE.replace("title: ", "tags: [gardening]\ntitle: ", 1)
+    root = _project(tmp_path, **{"small.txt": SMALL_PUZZLE, "other.txt": other})
+    assert run("build", "--root", str(root)).returncode == 0
+    (root / "public" / "other" / "my-notes.txt").write_text("the author's own")
+    (root / "puzzles" / "other.txt").unlink()
+    r = run("check", "--root", str(root))
+    assert r.returncode == 1
+    assert "drift: public/other/index.html: no longer made" in r.stdout, r.stdout
+    assert "drift: public/tags/gardening.html: no longer made" in r.stdout, r.stdout
+    assert "drift: public/other/my-notes.txt: not made by the build\n" in r.stdout, r.stdout
+    assert "delete the 1 file(s) the build does not make" in r.stderr, r.stderr
+    (root / "public" / "other" / "my-notes.txt").unlink()
+    r = run("check", "--root", str(root))
+    assert "run `make site` (it removes the files no longer made)" in r.stderr and "own_files" not in r.stderr, r.stderr
+    # and it does: nothing is left to drift
+    assert run("build", "--root", str(root)).returncode == 0
+    assert run("check", "--root", str(root)).returncode == 0
