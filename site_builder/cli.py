@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from . import __version__
-from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, OutputError, shown, unexpected
+from .errors import (DISK_ERRNOS, CrosswordError, FileSystemError, InternalError, OutputError, render_disk_error, shown,
+                     unexpected)
 from .layout import STRATEGIES, layout_puzzle, left_out_reasons, params_for, with_references
 from .render import exports
 from .render import text as text_render
@@ -661,8 +662,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: cannot write the command's output: {exc.strerror or exc}; the command stopped there, "
                   "and every file it wrote is complete (check where the output is redirected to, and run it again)", file=sys.stderr)
             return 2
-        if exc.filename or exc.errno in DISK_ERRNOS:  # a folder that cannot be written, a full disk: the user's
-            error: CrosswordError = FileSystemError(exc, getattr(args, "out", None) or getattr(args, "out_dir", None) or ".")
+        if exc.filename:  # a folder that cannot be written: the user's
+            error: CrosswordError = FileSystemError(exc)
+        elif exc.errno in DISK_ERRNOS:  # a full disk, with no file named: a render's temporary files
+            error = render_disk_error(exc)
         else:
             error = InternalError(getattr(args, "words", None) or args.command, exc, traceback.format_exc())
         _print_error(error)

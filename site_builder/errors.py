@@ -155,6 +155,17 @@ class OutputError(CrosswordError):
 DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
 
 
+def render_disk_error(exc: OSError) -> "FileSystemError | None":
+    """A disk error a render hit with no file named (WeasyPrint writes each font it loads into the temporary
+    folder, and says only "No space left on device"), as the user's to fix: the temporary folder named, not
+    a bug reported. None for any other error."""
+    if exc.filename or exc.errno not in DISK_ERRNOS:
+        return None
+    import tempfile
+
+    return FileSystemError(type(exc)(exc.errno, exc.strerror or str(exc), tempfile.gettempdir()))
+
+
 class FileSystemError(CrosswordError):
     """A file or folder the build must read or write and cannot: no permission, a file where a folder
     goes, a name too long, a full disk. The user's to fix, not a bug: said as such, exit status 2."""
@@ -185,10 +196,18 @@ class FileSystemError(CrosswordError):
             fix = "a folder stands where a file must go: move it away"
         elif exc.errno == errno.ENAMETOOLONG:
             fix = "shorten the puzzle's file name or tags"
-        elif exc.errno == errno.ENOSPC:
-            fix = "free some disk space"
+        elif exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            fix = "free some disk space" + (" (or raise the disk quota)" if exc.errno == errno.EDQUOT else "")
+        elif exc.errno == errno.EFBIG:
+            fix = "a limit on file size stops it (`ulimit -f`): raise it"
+        elif exc.errno == errno.EROFS:
+            fix = "the file system is mounted read-only: build somewhere else (--out)"
         else:
             fix = "check the folder exists and can be written"
+        import tempfile
+
+        if self.path == tempfile.gettempdir() and exc.errno in DISK_ERRNOS:
+            fix += " (the renders write fonts to the temporary folder: TMPDIR may name another)"
         why = exc.strerror or str(exc)
         super().__init__(self._located(self.path, f"cannot write or read this: {why}; {fix}"))
 

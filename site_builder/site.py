@@ -36,13 +36,14 @@ from pathlib import Path
 from typing import Callable, Collection, Iterable, Sequence
 
 from .config import SiteConfig, load_config
-from .errors import DISK_ERRNOS, CrosswordError, FileSystemError, OutputError, PuzzleError, TemplateError, shown, unexpected
+from .errors import (DISK_ERRNOS, CrosswordError, FileSystemError, OutputError, PuzzleError, TemplateError,
+                     render_disk_error, shown, unexpected)
 from .layout import layout_puzzle, params_for, with_references
 from .layout.adjacency import fill_clue_hint, set_apart
 from .layout.result import number_placements
 from .model import Direction, Entry, Layout, LayoutParams, Placement, Puzzle
 from .source import RESERVED_SLUGS, is_ignored, load_puzzle, puzzle_sources, read_source, slug_for
-from .writer import write_atomic
+from .writer import write_atomic, write_together
 
 PACKAGE = Path(__file__).resolve().parent
 REPO = PACKAGE.parent
@@ -547,6 +548,8 @@ def _build_one(args: tuple) -> tuple[str, object, float, bool]:
         if isinstance(exc, OSError) and exc.filename:
             # a file it must write and cannot (a read-only layout cache): the user's to fix, not a bug
             return str(path), FileSystemError(exc), time.perf_counter() - t0, False
+        if isinstance(exc, OSError) and render_disk_error(exc):  # a full temporary folder, say
+            return str(path), render_disk_error(exc), time.perf_counter() - t0, False
         import traceback
 
         return str(path), unexpected(path, exc, traceback.format_exc()), time.perf_counter() - t0, False
@@ -949,12 +952,11 @@ def _write_puzzle(folder: Path, files: dict[str, str | bytes], *, prune: bool = 
     for name in sorted(files):
         if (folder / name).is_dir():
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(folder / name))
-    changed = []
     for name in sorted(files):
         if "/" in name or name.startswith("."):
             raise ValueError(f"bad output name {name!r}")
-        if write_atomic(folder / name, files[name]):
-            changed.append(folder / name)
+    # all or none: a disk that fills up part-way left the page new and the PDF old
+    changed = write_together([(folder / name, files[name]) for name in sorted(files)])
     # outputs this version no longer makes (a file of the author's own in the folder stays: `check` names it)
     for old in _owned(folder, folder.name, ours) if prune else ():
         if old.name not in files:

@@ -33,45 +33,63 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
     Returns False (and writes nothing) when the file already holds exactly
     these bytes, so unchanged outputs keep their modification times.
     """
-    if stop_requested:
-        raise KeyboardInterrupt
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    path = Path(path)
+    return bool(write_together([(Path(path), data)]))
+
+
+def write_together(items: list[tuple[Path, str | bytes]]) -> list[Path]:
+    """Write several files all or none: each to a temporary file beside it, and only once every one is
+    written (and synced), all renamed into place. A full disk, a file size limit or a stop part-way leaves
+    every file as it was, where writing them one by one left a puzzle's page new and its PDF old. (A
+    rename needs no space, so the last step fails only where the first would have.)
+
+    Returns the files that changed; one that already holds exactly its bytes is not written again, so it
+    keeps its modification time.
+    """
+    staged: list[tuple[str, Path]] = []
     try:
-        if path.read_bytes() == raw:
-            return False
-    except OSError:
-        pass
-    make_folder(path.parent)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError) and not exc.filename and exc.errno:
-            # a write or fsync says no file (a full disk, a file size limit): name the one it was writing
-            raise type(exc)(exc.errno, exc.strerror or str(exc), str(path)) from exc
+        for path, data in items:
+            if stop_requested:
+                raise KeyboardInterrupt
+            raw = data.encode("utf-8") if isinstance(data, str) else data
+            try:
+                if path.read_bytes() == raw:
+                    continue
+            except OSError:
+                pass
+            make_folder(path.parent)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            staged.append((tmp, path))
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(raw)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                os.chmod(tmp, 0o644)
+            except OSError as exc:
+                if not exc.filename and exc.errno:
+                    # a write or fsync says no file (a full disk, a file size limit): name the one it was writing
+                    raise type(exc)(exc.errno, exc.strerror or str(exc), str(path)) from exc
+                raise
+        if stop_requested:
+            raise KeyboardInterrupt
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp, _ in staged:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         raise
-    return True
+    return [path for _, path in staged]
 
 
 def write_files(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
-    """Write every file (names relative to folder, no '..'); return those that changed."""
+    """Write every file (names relative to folder, no '..'), all or none (`write_together`); return those
+    that changed."""
     folder = Path(folder)
-    changed = []
     for name in sorted(files):
         rel = Path(name)
         if rel.is_absolute() or ".." in rel.parts:
             raise ValueError(f"refusing to write outside {folder}: {name}")
-        target = folder / rel
-        if write_atomic(target, files[name]):
-            changed.append(target)
-    return changed
+    return write_together([(folder / name, files[name]) for name in sorted(files)])

@@ -1055,3 +1055,53 @@ def test_own_files_cannot_name_what_the_build_makes_nor_a_host_idna_spells_two_w
         load_config(f)
     f.write_text('[tool.crossword]\nbase_url = "https://xn--strae-oqa.de/"\n', encoding="utf-8")
     assert load_config(f).base_url == "https://xn--strae-oqa.de/"
+
+
+def test_a_disk_that_fills_up_part_way_leaves_the_puzzles_outputs_all_old(tmp_path, monkeypatch):
+    """Written one by one, a puzzle's outputs came out half new: index.html (first by name) with the new
+    clue, the PDF and exports before it. Now every one is written before any is put in place."""
+    import errno
+
+    from site_builder import writer
+
+    root = make_repo(tmp_path, pets=small())
+    assert build_site(root, report=quiet).ok
+    folder = root / "public" / "pets"
+    before = {f.name: f.read_bytes() for f in folder.iterdir()}
+    (root / "puzzles" / "pets.txt").write_text(small().replace("Pet that purrs", "Purring pet"))
+    real, calls = os.fsync, []
+
+    def fills_up(fd):
+        calls.append(fd)
+        if len(calls) == 3:  # the third file of the puzzle's
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(fd)
+
+    monkeypatch.setattr(writer.os, "fsync", fills_up)
+    with pytest.raises(OSError, match="No space left on device"):  # a full disk stops the build (the CLI says it)
+        build_site(root, report=quiet)
+    assert {f.name: f.read_bytes() for f in folder.iterdir()} == before  # every output old, no temporary file
+    monkeypatch.setattr(writer.os, "fsync", real)
+    assert build_site(root, report=quiet).ok
+    assert "Purring pet" in (folder / "index.html").read_text() and "Purring pet" in (folder / "pets.txt").read_text()
+
+
+def test_a_full_temporary_folder_is_the_users_to_fix_not_a_bug(tmp_path, monkeypatch):
+    """WeasyPrint writes each font it loads into the temporary folder, and a full one says only "No space
+    left on device", with no file: that was an internal error, a traceback and exit status 3."""
+    import errno
+    import tempfile
+
+    from site_builder.errors import FileSystemError, InternalError
+    from site_builder.render import pdf
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pdf, "render_pdf", full)
+    root = make_repo(tmp_path, pets=small())
+    result = build_site(root, report=quiet)
+    (slug, error), = result.failed
+    assert isinstance(error, FileSystemError) and not isinstance(error, InternalError)
+    assert str(error).startswith(f"{tempfile.gettempdir()}: ") and "free some disk space" in str(error)
+    assert "TMPDIR" in str(error) and error.exit_status == 2

@@ -394,11 +394,11 @@ _BIDI_CONTROLS = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u20
 
 
 def isolated(text: str) -> str:
-    """`text` in a first-strong isolate (U+2068 ... U+2069) when it holds right-to-left letters or direction
-    controls, for places no markup can isolate: a page's <title>, which the browser shows in its tab and
-    history. An override (U+202E) in a puzzle's title then stops at the isolate's end, and does not run on
-    over the site title after it. Other text is returned as it is."""
-    if any(ch in _BIDI_CONTROLS or unicodedata.bidirectional(ch) in _RTL for ch in text):
+    """`text` in a first-strong isolate (U+2068 ... U+2069) when it holds direction controls, for places no
+    markup can isolate: a page's <title>, which the browser shows in its tab and history. An override
+    (U+202E) in a puzzle's title then stops at the isolate's end, and does not run on over the site title
+    after it. Other text, right-to-left letters and all, is returned as it is (the title a script reads)."""
+    if any(ch in _BIDI_CONTROLS for ch in text):
         return "\u2068" + text + "\u2069"
     return text
 
