@@ -28,9 +28,18 @@ from .source import RESERVED_SLUGS, puzzle_sources, read_puzzle
 
 
 def _print_error(exc: CrosswordError) -> None:
-    if isinstance(exc, InternalError) and exc.detail:
-        print(exc.detail.rstrip("\n"), file=sys.stderr)  # a bug of ours: the traceback is for the report
-    print(exc.diagnostic(), file=sys.stderr)
+    try:
+        if isinstance(exc, InternalError) and exc.detail:
+            print(exc.detail.rstrip("\n"), file=sys.stderr)  # a bug of ours: the traceback is for the report
+        print(exc.diagnostic(), file=sys.stderr)
+        sys.stderr.flush()
+    except OSError:
+        # stderr's reader went away (`2>&1 | head -1`): the exit status still says what went wrong (it was 1,
+        # from a traceback about the pipe, which reads as "a required answer left out")
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+        except (OSError, ValueError):
+            pass
 
 
 def _effort(value: str) -> int:

@@ -755,6 +755,11 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
             # `title: !Important news`: YAML takes `!Important` for a tag, and the value would drop it
             rest = lines[start + value_node.start_mark.line][value_node.start_mark.column:].strip()
             tag = written.split()[0] if written.split() else "!"
+            if KEYS[key].kind != "text":  # `size: !!int 15`: quoted, '!!int 15' is no number either
+                errors.append(PuzzleError(
+                    path, vline, f"'{key}' has a YAML tag ({_as_yaml(tag)}); a front matter takes plain values: "
+                    "delete the tag", col=vcol))
+                continue
             errors.append(PuzzleError(
                 path, vline, f"'{key}' starts with {_as_yaml(tag)}, which YAML reads as a tag and drops; "
                 f"{_quote_advice(key, rest)}", col=vcol))
@@ -1272,42 +1277,44 @@ def parse_source(
             hidden = " (it holds only invisible characters, such as a zero-width space)" if answer_raw else ""
             errors.append(PuzzleError(shown, lineno, f"the answer is empty{hidden}; write it before the '|'", col=col))
             continue
+        quoted = _cut(repr(answer_raw), 60, keep_end=1)  # a 900,000-letter answer is not echoed whole
         try:
             norm = normalise_answer(answer_raw)
         except ValueError as exc:
             bad = col + _bad_char_index(answer_raw)
-            why = str(exc) if isinstance(exc, InvisibleCharacter) else f"bad answer {answer_raw!r}: {exc}"
+            why = str(exc) if isinstance(exc, InvisibleCharacter) else f"bad answer {quoted}: {exc}"
             errors.append(PuzzleError(shown, lineno, why, col=bad))
             continue
+        named = _cut(norm.display, 60)
         if not norm.letters:
-            errors.append(PuzzleError(shown, lineno, f"the answer {answer_raw!r} has no letters; spell it in letters", col=col))
+            errors.append(PuzzleError(shown, lineno, f"the answer {quoted} has no letters; spell it in letters", col=col))
             continue
         if len(norm.letters) < 2:
-            errors.append(PuzzleError(shown, lineno, f"the answer {answer_raw!r} is one letter; answers need at least two", col=col))
+            errors.append(PuzzleError(shown, lineno, f"the answer {quoted} is one letter; answers need at least two", col=col))
             continue
         if not visible(clue):
             hidden = " (it holds only invisible characters, such as a zero-width space)" if clue else ""
             errors.append(PuzzleError(
-                shown, lineno, f"the clue for {norm.display} is empty{hidden}; write it after the '|'", col=len(raw.rstrip()) + 1
+                shown, lineno, f"the clue for {named} is empty{hidden}; write it after the '|'", col=len(raw.rstrip()) + 1
             ))
             continue
         if len(clue) > MAX_CLUE:
             errors.append(PuzzleError(
-                shown, lineno, f"the clue for {norm.display} is {len(clue):,} characters; keep a clue to {MAX_CLUE:,} "
+                shown, lineno, f"the clue for {named} is {len(clue):,} characters; keep a clue to {MAX_CLUE:,} "
                 "(a note that long belongs in the front matter's 'notes')",
                 col=len(raw) - len(raw.split("|", 1)[1].lstrip()) + 1))
             continue
         if len(norm.letters) > size:
             errors.append(PuzzleError(
                 shown, lineno,
-                f"{norm.display} has {len(norm.letters)} letters, more than the grid cap of {size}; " + (
+                f"{named} has {len(norm.letters)} letters, more than the grid cap of {size}; " + (
                     f"shorten it or {cap_hint} to {len(norm.letters)} or more" if len(norm.letters) <= MAX_SIZE
                     else f"shorten it: no grid is wider than {MAX_SIZE}"),
                 col=col,
             ))
             continue
         if norm.letters in seen:
-            errors.append(PuzzleError(shown, lineno, f"duplicate answer {norm.display} (first on line {seen[norm.letters]}); remove one", col=col))
+            errors.append(PuzzleError(shown, lineno, f"duplicate answer {named} (first on line {seen[norm.letters]}); remove one", col=col))
             continue
         seen[norm.letters] = lineno
         if len(entries) >= MAX_ENTRIES:

@@ -907,3 +907,18 @@ def test_check_says_make_site_removes_a_deleted_puzzles_outputs_and_its_tag_page
     # and it does: nothing is left to drift
     assert run("build", "--root", str(root)).returncode == 0
     assert run("check", "--root", str(root)).returncode == 0
+
+
+def test_bad_input_reported_to_a_reader_gone_away_still_exits_2(tmp_path):
+    """`generate ... 2>&1 | head -1`: the error report hit a closed pipe and Python's own traceback about it
+    ended the command with status 1, which this CLI uses for a required answer left out."""
+    words = tmp_path / "bad.txt"
+    words.write_text("---\ntitle: T\ndate: 2026-01-01\n---\n" + "".join(f"A{i} | x\n" for i in range(3000)))
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first line
+    try:
+        status = subprocess.run([sys.executable, "-m", "site_builder", "generate", "--words", str(words)],
+                                stdout=subprocess.DEVNULL, stderr=write).returncode
+    finally:
+        os.close(write)
+    assert status == 2

@@ -728,10 +728,15 @@ def test_an_escape_past_the_last_character_is_an_error_on_its_line(value, col):
     ("title: T\nsize: !!int \"0x15\"", "size"),  # past the plain-number rule: read as 21
     ("title: T\ndraft: !!bool \"yes\"", "draft"),
     ("title: T\ntags: [news, !!str b]", "tags"),
+    # unquoted: the quotes the advice for a text key gives would not mend these ('!!int 15' is no number)
+    ("title: T\nsize: !!int 15", "size"),
+    ("title: T\ndraft: !!bool yes", "draft"),
+    ("title: T\ntags: !!str a", "tags"),
 ])
 def test_a_yaml_tag_in_the_front_matter_is_an_error(front, key):
     errors = errors_of(f"---\n{front}\ndate: 2026-01-02\n---\nCAT | Feline\nACT | Deed\n")
     assert len(errors) == 1 and f"'{key}' has a YAML tag ('!!" in errors[0], errors
+    assert "delete the tag" in errors[0] and "put the value in quotes:" not in errors[0], errors
 
 
 def test_control_characters_in_a_file_or_key_name_are_escaped_in_messages():
@@ -751,3 +756,12 @@ def test_an_entry_inside_the_front_matter_is_named_on_its_line(front, line):
     errors = errors_of(f"---\n{front}\n---\nACT | y\nTACT | z\n")
     assert errors == [f"p.txt:{line}:1: this line looks like an entry ('ANSWER | clue') inside the front matter; "
                       "end the front matter with a '---' line before the entries"]
+
+
+@pytest.mark.parametrize("answer", ["A" * 900_000, "SA" + "-" * 300_000 + "GE", "1" * 500_000])
+def test_a_huge_answer_is_not_echoed_whole_in_its_error(answer):
+    """A 900,000-letter answer made one error line of 900 kB on the terminal."""
+    text = f"---\ntitle: T\ndate: 2026-01-02\n---\n{answer} | x\n{answer} | y\nCAT | z\nACT | w\n"
+    errors = errors_of(text)
+    assert errors and all(len(e) < 400 for e in errors), [e[:200] for e in errors]
+    assert errors[0].startswith("p.txt:5:") and "..." in errors[0], errors[0][:200]
