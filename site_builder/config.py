@@ -51,13 +51,18 @@ def example_address(url: str) -> bool:
 
 
 def _line_of(text: str, key: str) -> int | None:
+    """The line of `key` in the [tool.crossword] table, or of the table header that makes it one of its
+    keys (`[tool.crossword.colours]`, `[[tool.crossword.colours]]`); None when neither is found."""
     in_table = False
     for i, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if s.startswith("["):
-            in_table = s.replace(" ", "") == "[tool.crossword]"
+            header = s.split("#", 1)[0].replace(" ", "").replace('"', "").replace("'", "")
+            if header.strip("[]") == f"tool.crossword.{key}":
+                return i
+            in_table = header == "[tool.crossword]"
             continue
-        if in_table and s.split("=", 1)[0].strip() == key:
+        if in_table and s.split("=", 1)[0].strip().strip("\"'") == key:
             return i
     return None
 

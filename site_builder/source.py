@@ -508,6 +508,23 @@ def _quoted(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+DEEP = 100  # brackets open at once past which `_deep_point` names the place
+
+
+def _deep_point(lines: list[str]) -> tuple[int, int | None]:
+    """(line index, column) of the flow value (`[[[...`) whose brackets first nest DEEP deep: the value a
+    front matter too deep for the YAML reader holds; (0, None), its first line, when none does."""
+    depth, opened = 0, (0, None)
+    for i, line in enumerate(lines):
+        for j, ch in enumerate(line):
+            if ch in "[{" and depth <= 0:
+                depth, opened = 0, (i, j + 1)
+            depth += (ch in "[{") - (ch in "]}")
+            if depth > DEEP:
+                return opened
+    return 0, None
+
+
 def _quote_advice(key: str, value: str) -> str:
     return f"put the value in quotes: {key}: {_cut(_quoted(value), 80, keep_end=1)}"
 
@@ -690,7 +707,9 @@ def _parse_front_matter(path: str, lines: list[str], start: int, end: int, error
         errors.append(PuzzleError(path, line, f"front matter is not valid YAML: {problem}", col=col))
         return None
     except RecursionError:
-        errors.append(PuzzleError(path, offset, "front matter is nested too deeply; use plain 'key: value' lines"))
+        line, col = _deep_point(lines[start:end])
+        errors.append(PuzzleError(path, offset + line, "front matter is nested too deeply; use plain 'key: value' "
+                                  "lines", col=col))
         return None
     except (ValueError, OverflowError) as exc:
         # PyYAML's scanner raises these, not a YAMLError, for a `\U` escape past the last character

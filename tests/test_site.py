@@ -148,6 +148,16 @@ def test_check_command_exit_status(tmp_path):
     assert "+- **3.** Best card (3)" in bad.stdout
 
 
+@pytest.mark.parametrize("table", ["[tool.crossword.colours]", "[[tool.crossword.colours]]", '[ tool.crossword."colours" ]'])
+def test_an_unknown_setting_written_as_a_table_is_named_on_its_header_line(tmp_path, table):
+    f = tmp_path / "pyproject.toml"
+    f.write_text(f'[project]\nname = "x"\n\n[tool.crossword]\ntitle = "T"\n\n{table}\nx = 1\n')
+    with pytest.raises(PuzzleErrors) as info:
+        load_config(f)
+    assert [str(e) for e in info.value.errors] == [f"{f}:7: unknown [tool.crossword] key 'colours' (known keys: title, "
+                                                  "base_url, author, licence, description, own_files)"]
+
+
 def test_committed_public_matches_the_code():
     """The drift gate: `make check` inside `make test`. Rebuild and commit public/ if this fails."""
     result, drifts = check_site(ROOT, jobs=2, report=quiet)

@@ -765,3 +765,9 @@ def test_a_huge_answer_is_not_echoed_whole_in_its_error(answer):
     errors = errors_of(text)
     assert errors and all(len(e) < 400 for e in errors), [e[:200] for e in errors]
     assert errors[0].startswith("p.txt:5:") and "..." in errors[0], errors[0][:200]
+
+
+def test_front_matter_too_deep_for_the_reader_names_the_line_of_the_value():
+    """Nested 600 deep, the YAML reader itself gives up: the error named the front matter's first line."""
+    text = "---\ntitle: T\ndate: 2026-01-01\ndifficulty: easy\n\nauthor: " + "[" * 600 + "]" * 600 + "\n---\nCAT | x\nACT | y\n"
+    assert errors_of(text) == ["p.txt:6:9: front matter is nested too deeply; use plain 'key: value' lines"]
