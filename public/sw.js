@@ -15,7 +15,7 @@
  * page saying so, with a way back to the archive, and a thumbnail never seen an empty square.
  */
 'use strict';
-var VERSION = '50f79936983524cf';
+var VERSION = '661afbc110b6c9a6';
 var FILES = ["static/archive.js", "static/favicon.svg", "static/fonts.css", "static/fonts/OFL-SourceSansPro.txt", "static/fonts/OFL-SourceSerifPro.txt", "static/fonts/SourceSansPro-Regular-latin.woff2", "static/fonts/SourceSansPro-Semibold-latin.woff2", "static/fonts/SourceSerifPro-Bold-latin.woff2", "static/fonts/SourceSerifPro-It-latin.woff2", "static/fonts/SourceSerifPro-Regular-latin.woff2", "static/player.css", "static/player.js", "static/site.css"];
 var LATER = ["static/fonts/SourceSansPro-Regular-more.woff2", "static/fonts/SourceSansPro-Semibold-more.woff2", "static/fonts/SourceSerifPro-Bold-more.woff2", "static/fonts/SourceSerifPro-It-more.woff2", "static/fonts/SourceSerifPro-Regular-more.woff2"];  // the web fonts' second parts (Greek, Cyrillic, ...): kept once a page has used one
 var SCOPE = self.registration.scope;

@@ -32,7 +32,8 @@ def _print_error(exc: CrosswordError) -> None:
         if isinstance(exc, InternalError) and exc.detail:
             print(exc.detail.rstrip("\n"), file=sys.stderr)  # a bug of ours: the traceback is for the report
         print(exc.diagnostic(), file=sys.stderr)
-        sys.stderr.flush()
+        if sys.stderr is not None:  # started with it closed (`2>&-`): print wrote to standard output
+            sys.stderr.flush()
     except OSError:
         # stderr's reader went away (`2>&1 | head -1`): the exit status still says what went wrong (it was 1,
         # from a traceback about the pipe, which reads as "a required answer left out")
@@ -429,7 +430,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"public/ matches the sources: {n} puzzle{'' if n == 1 else 's'}, no drift")
         return 0
     said = {"stale": "not made by the build",
-            "gone": "no longer made (a puzzle deleted or made a draft, a tag no puzzle has): `make site` removes it"}
+            "gone": "no longer made (a deleted or drafted puzzle's, a tag page no puzzle needs, an older style sheet "
+                    "or font): `make site` removes it"}
     for d in drifts:
         # a file the build does not make comes from no source: it is the author's, or an older build's
         print(f"drift: public/{d.path}: " + said.get(d.kind, f"{d.kind} (from {d.source})"))
@@ -671,10 +673,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: cannot write the command's output: {exc.strerror or exc}; the command stopped there, "
                   "and every file it wrote is complete (check where the output is redirected to, and run it again)", file=sys.stderr)
             return 2
-        if exc.filename:  # a folder that cannot be written: the user's
-            error: CrosswordError = FileSystemError(exc)
-        elif exc.errno in DISK_ERRNOS:  # a full disk, with no file named: a render's temporary files
-            error = render_disk_error(exc)
+        full = render_disk_error(exc)  # a full disk, with no file named: a render's temporary files
+        if full is not None:
+            error: CrosswordError = full
+        elif exc.filename or exc.errno in DISK_ERRNOS:  # a folder that cannot be written, a disk: the user's
+            error = FileSystemError(exc, getattr(args, "out", None) or getattr(args, "out_dir", None) or ".")
         else:
             error = InternalError(getattr(args, "words", None) or args.command, exc, traceback.format_exc())
         _print_error(error)

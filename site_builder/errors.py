@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import errno
+import os
 import re
+import tempfile
 
 from pathlib import Path
 
@@ -155,15 +157,24 @@ class OutputError(CrosswordError):
 DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
 
 
+FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})  # a write with no room left (or allowed)
+SCRATCH_PREFIX = "crossword-build-"  # the folder a parallel build's workers take for their temporary files
+
+
+def temporary_folder() -> str:
+    """The temporary folder, as the user sets it (TMPDIR): a parallel build's worker writes into a folder of
+    its own inside it, which is gone by the time the error is read."""
+    folder = tempfile.gettempdir()
+    return os.path.dirname(folder) if os.path.basename(folder).startswith(SCRATCH_PREFIX) else folder
+
+
 def render_disk_error(exc: OSError) -> "FileSystemError | None":
-    """A disk error a render hit with no file named (WeasyPrint writes each font it loads into the temporary
+    """A full disk a render hit with no file named (WeasyPrint writes each font it loads into the temporary
     folder, and says only "No space left on device"), as the user's to fix: the temporary folder named, not
     a bug reported. None for any other error."""
-    if exc.filename or exc.errno not in DISK_ERRNOS:
+    if exc.filename or exc.errno not in FULL_ERRNOS:
         return None
-    import tempfile
-
-    return FileSystemError(type(exc)(exc.errno, exc.strerror or str(exc), tempfile.gettempdir()))
+    return FileSystemError(type(exc)(exc.errno, exc.strerror or str(exc), temporary_folder()))
 
 
 class FileSystemError(CrosswordError):
@@ -201,12 +212,11 @@ class FileSystemError(CrosswordError):
         elif exc.errno == errno.EFBIG:
             fix = "a limit on file size stops it (`ulimit -f`): raise it"
         elif exc.errno == errno.EROFS:
-            fix = "the file system is mounted read-only: build somewhere else (--out)"
+            fix = "the file system is mounted read-only: " + (
+                "move .cache somewhere writable, or delete it" if in_cache else "build somewhere else (--out)")
         else:
             fix = "check the folder exists and can be written"
-        import tempfile
-
-        if self.path == tempfile.gettempdir() and exc.errno in DISK_ERRNOS:
+        if self.path == temporary_folder() and exc.errno in FULL_ERRNOS:
             fix += " (the renders write fonts to the temporary folder: TMPDIR may name another)"
         why = exc.strerror or str(exc)
         super().__init__(self._located(self.path, f"cannot write or read this: {why}; {fix}"))

@@ -37,7 +37,7 @@ from typing import Callable, Collection, Iterable, Sequence
 
 from .config import SiteConfig, load_config
 from .errors import (DISK_ERRNOS, CrosswordError, FileSystemError, OutputError, PuzzleError, TemplateError,
-                     render_disk_error, shown, unexpected)
+                     SCRATCH_PREFIX, render_disk_error, shown, unexpected)
 from .layout import layout_puzzle, params_for, with_references
 from .layout.adjacency import fill_clue_hint, set_apart
 from .layout.result import number_placements
@@ -548,8 +548,9 @@ def _build_one(args: tuple) -> tuple[str, object, float, bool]:
         if isinstance(exc, OSError) and exc.filename:
             # a file it must write and cannot (a read-only layout cache): the user's to fix, not a bug
             return str(path), FileSystemError(exc), time.perf_counter() - t0, False
-        if isinstance(exc, OSError) and render_disk_error(exc):  # a full temporary folder, say
-            return str(path), render_disk_error(exc), time.perf_counter() - t0, False
+        full = render_disk_error(exc) if isinstance(exc, OSError) else None
+        if full is not None:  # a full temporary folder, say
+            return str(path), full, time.perf_counter() - t0, False
         import traceback
 
         return str(path), unexpected(path, exc, traceback.format_exc()), time.perf_counter() - t0, False
@@ -753,7 +754,7 @@ def _build_site(root: Path, out: Path, *, jobs: int, force: bool, cache: Path, s
 
         # fork: the workers inherit the imported renderers (WeasyPrint is slow to import)
         ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        scratch = tempfile.mkdtemp(prefix="crossword-build-")  # the workers' temporary files, gone with them
+        scratch = tempfile.mkdtemp(prefix=SCRATCH_PREFIX)  # the workers' temporary files, gone with them
         try:
             pool = ctx.Pool(min(jobs, len(work)), initializer=_start_worker, initargs=(os.getpid(), scratch))
             try:
@@ -1130,21 +1131,12 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
     # tag pages and static files that are no longer made: those the build made (its record lists what the
     # last build wrote: a tag page, an older version's style sheet or font); anyone else's stay, and are named
     kept = []
-    for sub in ("tags", "static"):
-        folder = out / sub
-        for top, dirs, names in os.walk(folder):  # links to folders are not followed; links are not removed
-            dirs.sort()
-            for name in sorted(names):
-                old = Path(top) / name
-                rel = old.relative_to(out).as_posix()
-                if old.is_symlink() or not old.is_file() or rel in files or rel in config.own_files:
-                    continue
-                ours_once = rel in made if made is not None else bool(TAG_PAGE.fullmatch(rel))  # no record: by name
-                if ours_once:
-                    old.unlink()
-                    changed.append(old)
-                else:
-                    kept.append(rel)
+    for old, rel in _unmade_site_files(out, set(files) | set(config.own_files)):
+        if _made_once(rel, made):
+            old.unlink()
+            changed.append(old)
+        else:
+            kept.append(rel)
     kept.sort()
     if kept and set(kept) != said and report is not None:  # said once, not on every build (`check` says it too)
         listed = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
@@ -1155,6 +1147,25 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
     if record is not None:
         _record_site_files(record, set(ours), set(kept) if report is not None else said)
     return changed
+
+
+def _unmade_site_files(out: Path, made_now: set[str]):
+    """(path, name relative to `out`) of each file under tags/ and static/ that is not in `made_now`: links
+    neither followed nor listed."""
+    for sub in ("tags", "static"):
+        for top, dirs, names in os.walk(out / sub):
+            dirs.sort()
+            for name in sorted(names):
+                path = Path(top) / name
+                rel = path.relative_to(out).as_posix()
+                if not path.is_symlink() and path.is_file() and rel not in made_now:
+                    yield path, rel
+
+
+def _made_once(rel: str, made: set[str] | None) -> bool:
+    """Whether the build made this file under tags/ or static/: its record says so, or with no record (a
+    fresh clone, `make clean`), it has a tag page's name."""
+    return rel in made if made is not None else bool(TAG_PAGE.fullmatch(rel))
 
 
 def _recorded_site_files(record: Path | None) -> tuple[set[str] | None, set[str]]:
@@ -1286,14 +1297,7 @@ def removed_by_build(out: Path, published: set[str], state: Path) -> set[str]:
     for d in _stale_folders(out, published):
         gone.update(f"{d.name}/{f.name}" for f in _owned(d, d.name, _recorded_names(state, d.name)))
     made, _ = _recorded_site_files(_site_record(state))
-    for sub in ("tags", "static"):
-        for top, dirs, names in os.walk(out / sub):
-            for name in names:
-                path = Path(top) / name
-                rel = path.relative_to(out).as_posix()
-                if path.is_file() and not path.is_symlink() and (
-                        rel in made if made is not None else bool(TAG_PAGE.fullmatch(rel))):
-                    gone.add(rel)
+    gone.update(rel for _, rel in _unmade_site_files(out, set()) if _made_once(rel, made))
     return gone
 
 

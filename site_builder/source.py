@@ -167,7 +167,7 @@ def normalise_answer(raw: str) -> NormalisedAnswer:
                 )
             if ch == "*":  # `Gruyère* | ...`, `**Cheddar | ...`: a star meant to mark the answer required
                 raise ValueError("character '*' cannot be in an answer; one '*' before the answer marks it required "
-                                 f"(*{text.replace('*', '').strip()} | clue)")
+                                 f"(*{_cut(text.replace('*', '').strip(), 60)} | clue)")
             raise ValueError(
                 f"character {shown} cannot be in an answer (use letters; spaces, hyphens, apostrophes and full stops are allowed)"
             )
@@ -203,11 +203,15 @@ def _well_formed(text: str) -> bool:
 
 def _bad_char_index(raw: str) -> int:
     """Index in `raw` of the character that makes normalise_answer fail (best effort)."""
+    fine: set[str] = set()  # each character tried once: an answer of 900,000 A's then a '*' took 16 s
     for i, ch in enumerate(raw):
+        if ch in fine:
+            continue
         try:
             normalise_answer("A" + ch + "A")
         except ValueError:
             return i
+        fine.add(ch)
     last = ""  # two breaks in a row ('A - B'): the second one
     for i, ch in enumerate(raw):
         if ch in _DROPPED or (ch.isspace() and i and raw[i - 1].isspace()):
@@ -508,21 +512,30 @@ def _quoted(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-DEEP = 100  # brackets open at once past which `_deep_point` names the place
-
-
 def _deep_point(lines: list[str]) -> tuple[int, int | None]:
-    """(line index, column) of the flow value (`[[[...`) whose brackets first nest DEEP deep: the value a
-    front matter too deep for the YAML reader holds; (0, None), its first line, when none does."""
-    depth, opened = 0, (0, None)
+    """(line index, column) of the flow value (`[[[...`) whose brackets nest deepest (brackets inside quotes
+    not counted): the value a front matter too deep for the YAML reader holds; (0, None), its first line,
+    when no value nests."""
+    depth, deepest, opened, where = 0, 0, (0, None), (0, None)
     for i, line in enumerate(lines):
+        quote, before = "", ":"
         for j, ch in enumerate(line):
-            if ch in "[{" and depth <= 0:
-                depth, opened = 0, (i, j + 1)
-            depth += (ch in "[{") - (ch in "]}")
-            if depth > DEEP:
-                return opened
-    return 0, None
+            if quote:
+                quote = "" if ch == quote else quote
+                continue
+            if ch in "'\"" and before in ":[{,-":  # a quoted value or item (an apostrophe in a word is no quote)
+                quote = ch
+            elif ch in "[{":
+                if depth <= 0:
+                    depth, opened = 0, (i, j + 1)
+                depth += 1
+                if depth > deepest:
+                    deepest, where = depth, opened
+            elif ch in "]}":
+                depth -= 1
+            if not ch.isspace():
+                before = ch
+    return where
 
 
 def _quote_advice(key: str, value: str) -> str:

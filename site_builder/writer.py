@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -38,13 +39,17 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
 
 def write_together(items: list[tuple[Path, str | bytes]]) -> list[Path]:
     """Write several files all or none: each to a temporary file beside it, and only once every one is
-    written (and synced), all renamed into place. A full disk, a file size limit or a stop part-way leaves
-    every file as it was, where writing them one by one left a puzzle's page new and its PDF old. (A
-    rename needs no space, so the last step fails only where the first would have.)
+    written (and synced), all renamed into place. A full disk, a file size limit or a stop while they are
+    written leaves every file as it was, where writing them one by one left a puzzle's page new and its PDF
+    old. A folder where one of them goes fails before any is written; a rename needs no room, and a stop
+    that lands among the renames waits for the last of them.
 
     Returns the files that changed; one that already holds exactly its bytes is not written again, so it
     keeps its modification time.
     """
+    for path, _ in items:
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     staged: list[tuple[str, Path]] = []
     try:
         for path, data in items:
@@ -72,8 +77,17 @@ def write_together(items: list[tuple[Path, str | bytes]]) -> list[Path]:
                 raise
         if stop_requested:
             raise KeyboardInterrupt
+        stopped = None
         for tmp, path in staged:
-            os.replace(tmp, path)
+            while True:
+                try:
+                    if os.path.lexists(tmp):  # not yet renamed (the stop may land just after it was)
+                        os.replace(tmp, path)
+                    break
+                except KeyboardInterrupt as exc:  # Ctrl-C between two renames: the rest go in first
+                    stopped = exc
+        if stopped is not None:
+            raise stopped
     except BaseException:
         for tmp, _ in staged:
             try:

@@ -922,3 +922,7 @@ def test_bad_input_reported_to_a_reader_gone_away_still_exits_2(tmp_path):
     finally:
         os.close(write)
     assert status == 2
+    # started with no stderr at all (`2>&-`), where print writes to standard output
+    closed = subprocess.run(["sh", "-c", 'exec "$@" 2>&-', "sh", sys.executable, "-m", "site_builder", "generate",
+                             "--words", str(words)], capture_output=True, text=True)
+    assert closed.returncode == 2 and "Traceback" not in closed.stdout + closed.stderr, closed

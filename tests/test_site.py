@@ -1115,3 +1115,27 @@ def test_a_full_temporary_folder_is_the_users_to_fix_not_a_bug(tmp_path, monkeyp
     assert isinstance(error, FileSystemError) and not isinstance(error, InternalError)
     assert str(error).startswith(f"{tempfile.gettempdir()}: ") and "free some disk space" in str(error)
     assert "TMPDIR" in str(error) and error.exit_status == 2
+
+
+def test_a_full_temporary_folder_is_named_as_the_user_set_it_not_a_workers_own(tmp_path, monkeypatch):
+    """A parallel build's worker writes into a folder of its own inside the temporary folder, gone when the
+    error is read: the message names the folder TMPDIR sets."""
+    import errno
+    import tempfile
+
+    from site_builder.errors import SCRATCH_PREFIX, render_disk_error
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / f"{SCRATCH_PREFIX}x1y2z3"))
+    error = render_disk_error(OSError(errno.ENOSPC, "No space left on device"))
+    assert str(error).startswith(f"{tmp_path}: cannot write or read this: No space left on device; free some disk space")
+    assert render_disk_error(OSError(errno.EIO, "Input/output error")) is None  # a read may fail so: not a render's
+
+
+def test_files_written_together_are_none_written_when_a_folder_is_in_the_way(tmp_path):
+    from site_builder.writer import write_files
+
+    (tmp_path / "a.txt").write_text("old")
+    (tmp_path / "c.txt").mkdir()
+    with pytest.raises(IsADirectoryError):
+        write_files(tmp_path, {"a.txt": "new", "c.txt": "new"})
+    assert (tmp_path / "a.txt").read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "c.txt"]

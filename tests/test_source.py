@@ -758,7 +758,7 @@ def test_an_entry_inside_the_front_matter_is_named_on_its_line(front, line):
                       "end the front matter with a '---' line before the entries"]
 
 
-@pytest.mark.parametrize("answer", ["A" * 900_000, "SA" + "-" * 300_000 + "GE", "1" * 500_000])
+@pytest.mark.parametrize("answer", ["A" * 900_000, "SA" + "-" * 300_000 + "GE", "1" * 500_000, "A" * 900_000 + "*"])
 def test_a_huge_answer_is_not_echoed_whole_in_its_error(answer):
     """A 900,000-letter answer made one error line of 900 kB on the terminal."""
     text = f"---\ntitle: T\ndate: 2026-01-02\n---\n{answer} | x\n{answer} | y\nCAT | z\nACT | w\n"
@@ -771,3 +771,9 @@ def test_front_matter_too_deep_for_the_reader_names_the_line_of_the_value():
     """Nested 600 deep, the YAML reader itself gives up: the error named the front matter's first line."""
     text = "---\ntitle: T\ndate: 2026-01-01\ndifficulty: easy\n\nauthor: " + "[" * 600 + "]" * 600 + "\n---\nCAT | x\nACT | y\n"
     assert errors_of(text) == ["p.txt:6:9: front matter is nested too deeply; use plain 'key: value' lines"]
+
+
+def test_front_matter_too_deep_is_named_on_the_deepest_value_not_the_first_deep_one():
+    text = ("---\ntitle: '" + "[" * 120 + "'\ndate: 2026-01-01\ndescription: " + "[" * 150 + "]" * 150
+            + "\nauthor: " + "[" * 600 + "]" * 600 + "\n---\nCAT | x\nACT | y\n")
+    assert errors_of(text) == ["p.txt:5:9: front matter is nested too deeply; use plain 'key: value' lines"]
