@@ -275,6 +275,25 @@ def test_twin_peaks_grid_and_every_clue_share_page_one(tp, paper):
     assert "Solution" not in first
 
 
+MID_54 = ("PINK CASE CREW DEVELOP DEFENSIVE DEMANDING LIGHTER ROCKY TOMORROW TURN EVENING SUIT BITE ANSWERS LOOK "
+          "COUPLED BRAD SESSIONS TRANSLATE FEES ATLANTIC STEP PAGE WAITING SIGNS FINEST ADVISE CONTEXT SOMEONE "
+          "COMPARING JANE UGLY INTENTIONS ROUNDS PASSED TRANSLATED REMOVING MARATHON TRIP ASSUMED TOUGH ARRAY BEGIN "
+          "SWEAR CONCERN WISHING CARIBBEAN KINGDOM ATTITUDES TREAT DIGITAL DOCUMENTED CONSENSUS COMPOUND").split()
+
+
+def test_clues_that_fit_page_one_by_a_fraction_of_a_point_stay_there():
+    """The lowest common bottom line of the clue columns was looked for in quarter points below the room: a
+    room of 640.19 pt was searched up to 640.0, where the last clue did not fit, and it took a sheet alone."""
+    from site_builder.source import load_puzzle
+
+    text = "---\ntitle: Mid 54\ndate: 2026-12-02\nauthor: M\nsize: 23\n---\n" + "".join(
+        f"{w} | {w.title()}, described in a clue of moderate length here\n" for w in MID_54)
+    puzzle = load_puzzle(text, slug="mid54")
+    layout = layout_entries(puzzle.entries, LayoutParams(size=23))
+    plan = plan_page(puzzle, layout)
+    assert plan.single and not plan.rest and plan.cell >= 15
+
+
 def _ladder(rows: int, cols: int, *, tall: bool) -> Layout:
     """A synthetic frame of two long answers joined by short rungs (tall) or its transpose (wide)."""
     long_dir, rung_dir = (Direction.DOWN, Direction.ACROSS) if tall else (Direction.ACROSS, Direction.DOWN)

@@ -452,6 +452,10 @@ def _make_plan(layout, items, paper, size, k, j, cell, room, heights, balance: b
             else:
                 lo = mid + 1
         bottom = lo / 4
+        if lo == int(room * 4) and _placed(fill(items, heights, _caps(k, j, bottom, gh))) < len(items):
+            # they fit the room, not the quarter point below it: the room it is (the last clue went to a
+            # sheet of its own for a fraction of a point)
+            bottom = room
     cols = fill(items, heights, _caps(k, j, bottom, gh))
     placed = _placed(cols)
     page_one = tuple(
