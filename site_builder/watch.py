@@ -846,11 +846,7 @@ class Watcher:
             self.restart_wanted = code
             return True
         if sources and not (self.root / "puzzles").is_dir():  # gone (for now): the site stays as it is
-            if not self.folder_gone:
-                self.say(f"{time.strftime('%H:%M:%S')}  puzzles/ removed: the site stays as it was; the watcher "
-                         "builds again once the folder is back")
-            self.folder_gone = True
-            self.full_owed = False  # nothing to render until it is back (its rebuild owes it again)
+            self._folder_removed()
             return True
         self.folder_gone = False
         if sources:
@@ -858,11 +854,23 @@ class Watcher:
                 run = self.rebuild(sources)
             except Exception as exc:  # noqa: BLE001 - reported; the watcher carries on
                 self.full_owed = False  # the next save builds again, quick then full
+                if not (self.root / "puzzles").is_dir():  # removed while the build read it (`rm -rf` takes a while)
+                    self._folder_removed()
+                    return True
                 self._failed(", ".join(self._show(s.path) for s in sources[:3]) + " changed", exc)
                 return True
-            if run.changes:
+            if run.changes and not (self.root / "puzzles").is_dir():
+                self._folder_removed()  # its files' failures are the folder's going
+            elif run.changes:
                 self.report(run)
         return True
+
+    def _folder_removed(self) -> None:
+        if not self.folder_gone:
+            self.say(f"{time.strftime('%H:%M:%S')}  puzzles/ removed: the site stays as it was; the watcher "
+                     "builds again once the folder is back")
+        self.folder_gone = True
+        self.full_owed = False  # nothing to render until it is back (its rebuild owes it again)
 
 
 def _names(slugs: list[str]) -> str:
