@@ -223,9 +223,11 @@ class FileSystemError(CrosswordError):
 
 
 class TemplateError(CrosswordError):
-    """A Jinja2 template that does not parse: the site's own to fix, located by file and line."""
+    """A Jinja2 template that does not parse, or fails as it renders (`{{ nosuch.attr }}`): the site's own
+    to fix, located by file and line."""
 
-    def __init__(self, filename: str | None, line: int | None, message: str):
+    def __init__(self, filename: str | None, line: int | None, message: str, parsed: bool = False):
         self.path = filename or "templates"
         where = f"{self.path}:{line}" if line else self.path
-        super().__init__(self._located(where, f"the template does not parse: {message}; fix the template"))
+        what = "the template fails as it renders" if parsed else "the template does not parse"
+        super().__init__(self._located(where, f"{what}: {message}; fix the template"))

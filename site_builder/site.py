@@ -539,7 +539,7 @@ def _build_one(args: tuple) -> tuple[str, object, float, bool]:
 
         from . import writer
 
-        if isinstance(exc, jinja2.TemplateSyntaxError):  # an edited template, not a bug of ours
+        if isinstance(exc, jinja2.TemplateError):  # an edited template, not a bug of ours
             return str(path), template_error(exc), time.perf_counter() - t0, False
 
         if writer.stop_requested:
@@ -621,9 +621,14 @@ def build_site(
     out = Path(out) if out is not None else root / "public"
     _check_out(root, out)
     cache = cache if cache is not None else root / ".cache"
+    import jinja2
+
     with _one_build_at_a_time(cache, out, report):
-        return _build_site(root, out, jobs=jobs, force=force, cache=cache, state=state, report=report, quick=quick,
-                           only=only, stop=stop)
+        try:
+            return _build_site(root, out, jobs=jobs, force=force, cache=cache, state=state, report=report,
+                               quick=quick, only=only, stop=stop)
+        except jinja2.TemplateError as exc:  # a page rendered here, not in a worker: the template's, as there
+            raise template_error(exc) from None
 
 
 def folder_key(folder: Path) -> str:
@@ -1052,17 +1057,30 @@ def with_licence(puzzle: Puzzle, config: SiteConfig) -> Puzzle:
 
 
 def template_error(exc) -> TemplateError:
-    """A template that does not parse (jinja2.TemplateSyntaxError), named as the author sees it:
-    templates/index.html, not its absolute path."""
+    """A template that does not parse (jinja2.TemplateSyntaxError) or fails as it renders (an UndefinedError:
+    `{{ nosuch.attr }}`), named as the author sees it: templates/index.html, not its absolute path. A render's
+    error names no file: Jinja2 gives the template's frames in the traceback its file and line, and the
+    innermost is the one the error is in."""
+    import jinja2
+
     from .render import pages
 
-    name = exc.filename
+    templates = pages.TEMPLATES.resolve()
+    name, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
+    if not name:
+        tb = exc.__traceback__
+        while tb is not None:
+            frame_file = tb.tb_frame.f_code.co_filename
+            if Path(frame_file).resolve().parent == templates:
+                name, line = frame_file, tb.tb_lineno
+            tb = tb.tb_next
     if name:
         try:
-            name = Path(name).resolve().relative_to(pages.TEMPLATES.parent.resolve()).as_posix()
+            name = Path(name).resolve().relative_to(templates.parent).as_posix()
         except ValueError:
             pass
-    return TemplateError(name, exc.lineno, exc.message or str(exc))
+    return TemplateError(name, line, getattr(exc, "message", None) or str(exc),
+                         parsed=not isinstance(exc, jinja2.TemplateSyntaxError))
 
 
 def service_worker(static: dict[str, bytes]) -> str:
@@ -1111,7 +1129,7 @@ def write_site_files(out: Path, infos: list[PuzzleInfo], config: SiteConfig, cod
     try:
         newest = sorted(infos, key=lambda i: archive_key(i.puzzle))
         files = site_pages(newest, config, code)
-    except jinja2.TemplateSyntaxError as exc:  # index.html, tag.html or feed.xml edited: the author's to fix
+    except jinja2.TemplateError as exc:  # index.html, tag.html or feed.xml edited: the author's to fix
         raise template_error(exc) from None
     files.update(site_files())
     changed = []

@@ -752,10 +752,10 @@ class Watcher:
                         if (rel := _in_public(p, self.out)) is not None and len(rel.parts) == 2
                         and rel.parts[0] not in ("tags", "static") and rel.name == "index.html"})
         if (site or pages) and not built and not removed:
-            what = ["the index"] if site else []
+            updated = ["the index"] if site else []  # not `what`: the line's start, the file that changed
             if pages:
-                what.append(f"the page of {pages[0]}" if len(pages) == 1 else f"{len(pages)} puzzle pages")
-            done.append(f"updated {' and '.join(what)}")
+                updated.append(f"the page of {pages[0]}" if len(pages) == 1 else f"{len(pages)} puzzle pages")
+            done.append(f"updated {' and '.join(updated)}")
         static = sorted({_in_static(p, self.out) for r in results for p in r.written} - {None})
         if static and not built and not removed:  # an edited stylesheet or script: pages reload with it
             done.append(f"updated {_names(static)}")

@@ -457,3 +457,41 @@ def test_editor_files_beside_the_static_files_and_templates_are_not_published_no
     monkeypatch.setattr(site, "TEMPLATES", templates)
     assert [n for n in site.static_files() if not n.startswith("static/fonts/")] == ["static/player.js"]
     assert [p.name for p in site.code_files() if p.parent in (static, templates)] == ["puzzle.html"]
+
+
+@pytest.mark.parametrize("name", ["index.html", "puzzle.html"])
+def test_a_template_that_fails_as_it_renders_is_one_located_error(tmp_path, monkeypatch, capsys, name):
+    """`{{ nosuch.attr }}` parses, then fails on every render: it was an internal error with a traceback
+    for each puzzle ("this is a bug in the crossword press"), exit status 3, or for the index a crash."""
+    from site_builder import cli
+    from site_builder.render import html, pages
+    from site_builder.site import TEMPLATES
+
+    from .test_site import make_repo, small
+
+    root = make_repo(tmp_path, a=small("Alpha"), b=small("Bravo", "2026-02-01"))
+    assert cli.main(["build", "--root", str(root), "--jobs", "1"]) == 0
+    kept = root / "public" / ("index.html" if name == "index.html" else "a/index.html")
+    page = kept.read_bytes()
+    broken = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, broken)
+    text = (broken / name).read_text(encoding="utf-8").splitlines(keepends=True)
+    # on line 2: inside index.html's title block (outside its blocks, a child template's text is not shown)
+    line = text[1].replace("{% block title %}", "{% block title %}{{ nosuch.attr }}", 1) if name == "index.html" \
+        else "{{ nosuch.attr }}\n" + text[1]
+    (broken / name).write_text(text[0] + line + "".join(text[2:]), encoding="utf-8")
+    monkeypatch.setattr(pages, "TEMPLATES", broken)
+    monkeypatch.setattr(html, "TEMPLATES", broken)
+    pages.environment.cache_clear()
+    html._environment.cache_clear()
+    try:
+        (root / "puzzles" / "a.txt").write_text(small("Alpha Edited"), encoding="utf-8")
+        capsys.readouterr()
+        assert cli.main(["build", "--root", str(root), "--jobs", "1"]) == 2
+        err = capsys.readouterr().err
+        assert f"templates/{name}:2: error: the template fails as it renders: 'nosuch' is undefined; fix the template" in err, err
+        assert "Traceback" not in err and "internal error" not in err and "bug" not in err, err
+        assert kept.read_bytes() == page  # the page as it was
+    finally:
+        pages.environment.cache_clear()
+        html._environment.cache_clear()

@@ -499,11 +499,11 @@ def test_a_setting_that_rewrites_the_puzzle_pages_says_so(tmp_path):
     site = [pub / "index.html", pub / "feed.xml", pub / "tags" / "pets.html"]
     run = Rebuild([("changed", "pyproject.toml")], quick=BuildResult(
         unchanged=["a", "b"], written=[*site, pub / "a" / "index.html", pub / "b" / "index.html"]))
-    assert "updated the index and 2 puzzle pages (" in w.describe(run)
+    assert "pyproject.toml changed: updated the index and 2 puzzle pages (" in w.describe(run)
     run = Rebuild([("changed", "pyproject.toml")], quick=BuildResult(unchanged=["a", "b"], written=[*site, pub / "b" / "index.html"]))
-    assert "updated the index and the page of b (" in w.describe(run)
+    assert "pyproject.toml changed: updated the index and the page of b (" in w.describe(run)
     run = Rebuild([("changed", "templates/base.html")], quick=BuildResult(unchanged=["a", "b"], written=site))
-    assert "updated the index (" in w.describe(run)
+    assert "templates/base.html changed: updated the index (" in w.describe(run)  # it said "['the index']: ..."
 
 
 def test_watch_says_which_files_of_someone_elses_the_build_keeps(tmp_path):
