@@ -951,13 +951,10 @@ def _write_puzzle(folder: Path, files: dict[str, str | bytes], *, prune: bool = 
     # the build writes only into a real folder: through a link it would write, and prune, wherever it points
     if folder.is_symlink():
         raise FileExistsError(errno.EEXIST, "a symbolic link stands where the puzzle's folder goes", str(folder))
-    # a file where the folder goes, or a folder where a file goes, fails before anything is written, so the
-    # puzzle's outputs stay all old rather than half new
+    # a file where the folder goes fails before anything is written (as a folder where a file goes does, in
+    # write_together), so the puzzle's outputs stay all old rather than half new
     if folder.exists() and not folder.is_dir():
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
-    for name in sorted(files):
-        if (folder / name).is_dir():
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(folder / name))
     for name in sorted(files):
         if "/" in name or name.startswith("."):
             raise ValueError(f"bad output name {name!r}")
